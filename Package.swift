@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction (DESIGN §2): Time → Container → Format → EDL → Editor → Render → CLI.
+// Nothing lower imports anything higher.
+let package = Package(
+    name: "cinepack",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Cinepack", targets: ["Cinepack"]),
+        .library(name: "CinepackTime", targets: ["CinepackTime"]),
+        .library(name: "CinepackContainer", targets: ["CinepackContainer"]),
+        .library(name: "CinepackFormat", targets: ["CinepackFormat"]),
+        .executable(name: "cinepack", targets: ["cinepack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // C libraries, each behind its own shim target.
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+
+        .target(name: "CinepackTime"),
+        .target(name: "CinepackCompression", dependencies: ["CZlib"]),
+        .target(name: "CinepackContainer", dependencies: ["CinepackTime", "CinepackCompression"]),
+        .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
+        .target(
+            name: "Cinepack",
+            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat"]),
+        .executableTarget(
+            name: "cinepack",
+            dependencies: [
+                "Cinepack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "CinepackTimeTests", dependencies: ["CinepackTime"]),
+        .testTarget(name: "CinepackCompressionTests", dependencies: ["CinepackCompression"]),
+        .testTarget(
+            name: "CinepackContainerTests",
+            dependencies: ["CinepackContainer", "TestSupport"]),
+        .testTarget(
+            name: "CinepackCLITests",
+            dependencies: ["Cinepack", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["Cinepack"], path: "Tests/TestSupport"),
+    ]
+)

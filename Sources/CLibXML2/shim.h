@@ -1,0 +1,8 @@
+#ifndef CINEPACK_CLIBXML2_SHIM_H
+#define CINEPACK_CLIBXML2_SHIM_H
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/relaxng.h>
+#include <libxml/xmlsave.h>
+#endif

@@ -1,0 +1,12 @@
+#ifndef CINEPACK_CZLIB_SHIM_H
+#define CINEPACK_CZLIB_SHIM_H
+#include <zlib.h>
+
+/* deflateInit/inflateInit are function-like macros, which Swift does not import. */
+static inline int cinepack_inflateInit(z_streamp strm) {
+    return inflateInit(strm);
+}
+static inline int cinepack_deflateInit(z_streamp strm, int level) {
+    return deflateInit(strm, level);
+}
+#endif

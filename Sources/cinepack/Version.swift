@@ -1,0 +1,3 @@
+enum CinepackVersion {
+    static let string = "0.1.0"
+}

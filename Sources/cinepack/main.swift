@@ -1,0 +1,18 @@
+import ArgumentParser
+import Cinepack
+
+/// `cinepack`: every subcommand is a few calls into the libraries.
+struct CinepackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cinepack",
+        abstract: "Open toolkit for cinematic video: inspect, pack, refocus and render video with depth.",
+        discussion: """
+            Files are QuickTime/ISO-BMFF movies (.mov, .mp4). Times accept 12.3s, 1:02.5, 00:00:12:09 (timecode) \
+            and 369f (frame number); a time is snapped to the nearest frame and the snapped time is reported.
+            """,
+        version: CinepackVersion.string,
+        subcommands: [InspectCommand.self]
+    )
+}
+
+CinepackCommand.main()
