@@ -5,14 +5,14 @@ public struct FourCC: Hashable, Sendable, Comparable, CustomStringConvertible, E
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// From exactly four bytes of text (MacRoman/Latin-1 code points ≤ 0xFF, e.g. `©nam`).
-    public init?(_ text: String) {
+    public init?(code text: String) {
         let scalars = Array(text.unicodeScalars)
         guard scalars.count == 4, scalars.allSatisfy({ $0.value <= 0xFF }) else { return nil }
         rawValue = scalars.reduce(0) { $0 << 8 | $1.value }
     }
 
     public init(stringLiteral value: String) {
-        guard let code = FourCC(value) else { preconditionFailure("not a four-character code: \(value)") }
+        guard let code = FourCC(code: value) else { preconditionFailure("not a four-character code: \(value)") }
         self = code
     }
 

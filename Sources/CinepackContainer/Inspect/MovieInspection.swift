@@ -171,6 +171,8 @@ public enum MovieInspection {
     static func seconds(_ s: Double) -> String { fixed(s, 3) + " s" }
 
     static func fixed(_ v: Double, _ digits: Int) -> String {
+        // Out-of-range values (from hostile headers) are printed plainly rather than converted.
+        guard v.isFinite, abs(v) < 1e15 else { return String(v) }
         let scale = Double((0..<digits).reduce(1) { acc, _ in acc * 10 })
         let rounded = (v * scale).rounded() / scale
         var text = String(Int64(rounded.rounded(.towardZero)))

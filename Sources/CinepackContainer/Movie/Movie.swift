@@ -34,7 +34,7 @@ public struct Movie: Sendable {
         }
         if header.duration != .max, header.duration > 0 || !isFragmented { return Int64(clamping: header.duration) }
         let seconds = tracks.map(\.mediaDurationSeconds).max() ?? 0
-        return Int64(seconds * Double(timescale))
+        return Int64(exactly: (seconds * Double(timescale)).rounded()) ?? Int64.max
     }
 
     public var durationSeconds: Double { timescale > 0 ? Double(duration) / Double(timescale) : 0 }
@@ -70,8 +70,10 @@ public struct Movie: Sendable {
 
         let moovs = tree.all("moov")
         guard let moovBox = moovs.first else {
-            throw ContainerError.malformed("no moov box: this is not a complete movie (recording interrupted, or not a movie file)",
-                                           clause: Clause.movie)
+            let types = tree.boxes.prefix(8).map { "'\($0.type)'" }.joined(separator: ", ")
+            throw ContainerError.malformed(
+                "no moov box among the top-level boxes (\(types)): not a complete movie (recording interrupted, or not a movie file)",
+                offset: 0, clause: Clause.movie)
         }
         guard moovs.count == 1 else {
             throw ContainerError.malformed("\(moovs.count) moov boxes; a movie has exactly one", offset: moovs[1].header.offset,

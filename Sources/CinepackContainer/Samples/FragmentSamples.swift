@@ -21,11 +21,16 @@ extension SampleIndex {
                 }
                 // §8.8.7: the base is the explicit offset, else the moof (default-base-is-moof, or the
                 // first traf), else the end of the previous fragment's data.
-                var dataCursor = Int64(tfhd.baseDataOffset ?? UInt64(moof.header.offset))
+                let base = tfhd.baseDataOffset ?? UInt64(moof.header.offset)
+                guard base <= UInt64(Int64.max / 4) else {
+                    throw ContainerError.malformed("tfhd base_data_offset \(base) is beyond any file", path: traf.path,
+                                                   clause: Clause.trackFragment)
+                }
+                var dataCursor = Int64(base)
                 for trun in traf.children("trun") {
                     guard let run = trun.content(as: TrackRunBox.self) else { continue }
                     if let d = run.dataOffset {
-                        dataCursor = Int64(tfhd.baseDataOffset ?? UInt64(moof.header.offset)) + Int64(d)
+                        dataCursor = Int64(base) + Int64(d)
                     }
                     for (i, s) in run.samples.enumerated() {
                         let duration = Int64(s.duration ?? tfhd.defaultSampleDuration ?? trex?.defaultSampleDuration ?? 0)
@@ -39,15 +44,15 @@ extension SampleIndex {
                             throw ContainerError.malformed("fragment durations overflow", path: trun.path, clause: Clause.trackRun)
                         }
                         samples.append(SampleInfo(index: samples.count, decodeTime: nextDecodeTime,
-                                                  compositionTime: nextDecodeTime + (s.compositionOffset ?? 0), duration: duration,
+                                                  compositionTime: nextDecodeTime &+ (s.compositionOffset ?? 0), duration: duration,
                                                   size: size, offset: dataCursor, isSync: sync,
                                                   descriptionIndex: tfhd.sampleDescriptionIndex ?? trex?.defaultSampleDescriptionIndex ?? 1))
-                        if dataCursor + Int64(size) > fileSize {
+                        if dataCursor < 0 || dataCursor > fileSize - Int64(size) {
                             warn(.malformed("fragment sample \(samples.count) at byte \(dataCursor) runs past the end of the file",
                                             path: trun.path, clause: Clause.trackRun))
                         }
                         nextDecodeTime = end
-                        dataCursor += Int64(size)
+                        dataCursor &+= Int64(size)
                         totalBytes += Int64(size)
                     }
                 }

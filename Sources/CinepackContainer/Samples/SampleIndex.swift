@@ -56,20 +56,20 @@ public struct SampleIndex: Sendable {
         guard index >= 0, index < count else { return nil }
         if let explicit { return explicit[index] }
         let run = timeRuns[Self.lastIndex(in: timeRuns, where: { $0.firstSample <= index })]
-        let decode = run.firstTime + Int64(index - run.firstSample) * run.delta
+        let decode = run.firstTime + Int64(index - run.firstSample) * run.delta  // bounded by the checked total
         var composition = decode
         if !compositionRuns.isEmpty {
-            composition += compositionRuns[Self.lastIndex(in: compositionRuns, where: { $0.firstSample <= index })].offset
+            composition &+= compositionRuns[Self.lastIndex(in: compositionRuns, where: { $0.firstSample <= index })].offset
         }
         let chunkRun = chunkRuns[Self.lastIndex(in: chunkRuns, where: { $0.firstSample <= index })]
         let inRun = index - chunkRun.firstSample
         let chunk = chunkRun.firstChunk + inRun / chunkRun.samplesPerChunk
         let firstInChunk = index - inRun % chunkRun.samplesPerChunk
-        var offset = Int64(chunkOffsets[chunk])
+        var offset = Int64(clamping: chunkOffsets[chunk])
         if constantSize != 0 {
-            offset += Int64(index - firstInChunk) * Int64(constantSize)
+            offset &+= Int64(index - firstInChunk) &* Int64(constantSize)
         } else {
-            for i in firstInChunk..<index { offset += Int64(sizes[i]) }
+            for i in firstInChunk..<index { offset &+= Int64(sizes[i]) }
         }
         return SampleInfo(index: index, decodeTime: decode, compositionTime: composition, duration: run.delta,
                           size: constantSize != 0 ? constantSize : sizes[index], offset: offset,
@@ -112,12 +112,12 @@ public struct SampleIndex: Sendable {
         for (r, chunkRun) in chunkRuns.enumerated() {
             let lastChunk = r + 1 < chunkRuns.count ? chunkRuns[r + 1].firstChunk : chunkRun.firstChunk + chunkRun.chunkCount
             for chunk in chunkRun.firstChunk..<lastChunk {
-                var offset = Int64(chunkOffsets[chunk])
+                var offset = Int64(clamping: chunkOffsets[chunk])
                 for _ in 0..<chunkRun.samplesPerChunk where index < count {
                     let timeRun = timeRuns[Self.lastIndex(in: timeRuns, where: { $0.firstSample <= index })]
                     let decode = timeRun.firstTime + Int64(index - timeRun.firstSample) * timeRun.delta
                     while cttsRun + 1 < compositionRuns.count && compositionRuns[cttsRun + 1].firstSample <= index { cttsRun += 1 }
-                    let composition = decode + (compositionRuns.isEmpty ? 0 : compositionRuns[cttsRun].offset)
+                    let composition = decode &+ (compositionRuns.isEmpty ? 0 : compositionRuns[cttsRun].offset)
                     var sync = true
                     if let syncSamples {
                         while syncCursor < syncSamples.count && syncSamples[syncCursor] < index { syncCursor += 1 }
@@ -126,7 +126,7 @@ public struct SampleIndex: Sendable {
                     let size = constantSize != 0 ? constantSize : sizes[index]
                     try body(SampleInfo(index: index, decodeTime: decode, compositionTime: composition, duration: timeRun.delta,
                                         size: size, offset: offset, isSync: sync, descriptionIndex: chunkRun.descriptionIndex))
-                    offset += Int64(size)
+                    offset &+= Int64(size)
                     index += 1
                 }
             }

@@ -55,8 +55,15 @@ extension SampleIndex {
         // Sizes.
         index.constantSize = stsz.constantSize
         index.sizes = stsz.sizes
-        index.totalBytes = stsz.constantSize != 0
-            ? Int64(stsz.constantSize) * Int64(count) : stsz.sizes.reduce(Int64(0)) { $0 + Int64($1) }
+        // At most 2^32 samples of 2^32 bytes: the product can pass 2^63, the sum of a table cannot.
+        let (bytes, overflow) = stsz.constantSize != 0
+            ? Int64(stsz.constantSize).multipliedReportingOverflow(by: Int64(count))
+            : (stsz.sizes.reduce(Int64(0)) { $0 + Int64($1) }, false)
+        guard !overflow else {
+            throw ContainerError.malformed("\(count) samples of \(stsz.constantSize) bytes overflow any file size",
+                                           path: ParseSession.join(path, "stsz"), clause: Clause.sampleSize)
+        }
+        index.totalBytes = bytes
 
         // Chunks.
         guard !stsc.entries.isEmpty, !offsets.isEmpty else {
@@ -76,9 +83,9 @@ extension SampleIndex {
                 throw ContainerError.malformed("stsc entry \(i + 1) has samples_per_chunk 0",
                                                path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk)
             }
-            index.chunkRuns.append(ChunkRun(firstChunk: firstChunk, chunkCount: end - firstChunk,
+            if end > firstChunk, entry.samplesPerChunk > 0 { index.chunkRuns.append(ChunkRun(firstChunk: firstChunk, chunkCount: end - firstChunk,
                                             samplesPerChunk: Int(entry.samplesPerChunk),
-                                            descriptionIndex: entry.sampleDescriptionIndex, firstSample: first))
+                                            descriptionIndex: entry.sampleDescriptionIndex, firstSample: first)) }
             let (run, o1) = (end - firstChunk).multipliedReportingOverflow(by: Int(entry.samplesPerChunk))
             let (next, o2) = first.addingReportingOverflow(run)
             guard !o1, !o2 else {

@@ -26,7 +26,11 @@ public struct BoxReader {
                 }
                 break
             }
-            let headBytes = try source.read(at: offset, count: Int(min(available, 32)))
+            // 16 bytes hold any header but a uuid's; read more only for that.
+            var headBytes = try source.read(at: offset, count: Int(min(available, 16)))
+            if headBytes.count >= 8, headBytes[4..<8].elementsEqual(FourCC(stringLiteral: "uuid").bytes) {
+                headBytes = try source.read(at: offset, count: Int(min(available, 32)))
+            }
             var header = try session.parseHeader(headBytes, at: offset, available: available, topLevel: true, path: "")
             if offset == 0, !header.type.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 == 0xA9 }) {
                 throw ContainerError.malformed(
@@ -231,6 +235,11 @@ final class ParseSession {
         }
         if header.type == "cmov" { compression = nil }
         if let childrenStart {
+            guard childrenStart <= payloadEnd else {
+                throw ContainerError.malformed(
+                    "box '\(header.type)' is \(header.size) bytes, too small for the \(childrenStart - payloadStart) bytes of fields before its children",
+                    offset: header.offset, path: path, clause: definition.clause)
+            }
             let childHandler = header.type == "mdia" ? nil : handler
             box.children = try parseChildren(in: buffer, range: childrenStart..<payloadEnd, path: path, parent: header.type,
                                              grandparent: parent, depth: depth, handler: childHandler)

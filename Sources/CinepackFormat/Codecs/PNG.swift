@@ -91,7 +91,8 @@ public struct PNGError: Error, Equatable, CustomStringConvertible, Sendable {
     }
     public static func imageDataSize(offset: Int, expected: Int, actual: String) -> PNGError {
         PNGError(.imageDataSize,
-                 "\(at("IDAT", offset)): image data inflates to \(actual) bytes, the header implies exactly \(expected)",
+                 "\(at("IDAT", offset)): image data inflates to \(actual) bytes, "
+                     + "the header implies exactly \(expected)",
                  offset: offset)
     }
     public static func badFilter(offset: Int, pass: Int?, row: Int, filter: UInt8) -> PNGError {

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where written bytes go.
+public protocol ByteSink {
+    mutating func write(_ bytes: some Collection<UInt8>) throws(ContainerError)
+    var bytesWritten: Int64 { get }
+}
+
+/// Bytes collected in memory (tests, small boxes).
+public struct MemorySink: ByteSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public var bytesWritten: Int64 { Int64(bytes.count) }
+    public mutating func write(_ data: some Collection<UInt8>) throws(ContainerError) { bytes.append(contentsOf: data) }
+}
+
+/// A new file written through a temporary file in the same directory and renamed into place only
+/// when complete and synced (DESIGN §6): a failed or interrupted write never leaves a partial file
+/// under the final name, and never touches an existing file of that name until the rename.
+public final class AtomicFileWriter: ByteSink {
+    public let path: String
+    public let temporaryPath: String
+    private var descriptor: Int32
+    public private(set) var bytesWritten: Int64 = 0
+    private var finished = false
+    private var buffer: [UInt8] = []
+    private static let bufferSize = 1 << 20
+
+    public init(path: String) throws(ContainerError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw ContainerError.io("cannot write to \(path): not a file name") }
+        var attempt = 0
+        var fd: Int32 = -1
+        var candidate = ""
+        repeat {
+            candidate = (dir == "." && slash == nil ? "" : dir + "/") + ".\(name).partial-\(getpid())-\(attempt)"
+            fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            attempt += 1
+        } while fd < 0 && errno == EEXIST && attempt < 100
+        guard fd >= 0 else {
+            throw ContainerError.io("cannot write to \(path): \(String(cString: strerror(errno)))")
+        }
+        descriptor = fd
+        temporaryPath = candidate
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    public func write(_ bytes: some Collection<UInt8>) throws(ContainerError) {
+        buffer.append(contentsOf: bytes)
+        bytesWritten += Int64(bytes.count)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    private func flush() throws(ContainerError) {
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { raw in systemWrite(descriptor, raw.baseAddress! + done, raw.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw ContainerError.io("cannot write \(path): \(reason)")
+            }
+            done += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, syncs and renames into place. After this the file is complete under `path`.
+    public func commit() throws(ContainerError) {
+        do throws(ContainerError) {
+            try flush()
+            guard fsync(descriptor) == 0 else { throw ContainerError.io("cannot sync \(path): \(String(cString: strerror(errno)))") }
+            close(descriptor)
+            descriptor = -1
+            guard rename(temporaryPath, path) == 0 else {
+                throw ContainerError.io("cannot move the finished file to \(path): \(String(cString: strerror(errno)))")
+            }
+            finished = true
+            // Sync the directory so the rename itself survives a power cut.
+            let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            let dfd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY)
+            if dfd >= 0 { fsync(dfd); close(dfd) }
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Removes the temporary file; the destination is untouched.
+    public func abandon() {
+        if descriptor >= 0 { close(descriptor); descriptor = -1 }
+        if !finished { unlink(temporaryPath) }
+        finished = true
+    }
+}
+
+private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(fd, pointer, count)
+    #else
+        return Darwin.write(fd, pointer, count)
+    #endif
+}
