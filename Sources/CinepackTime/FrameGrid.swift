@@ -26,7 +26,8 @@ public struct FrameGrid: Sendable, Hashable {
         n >= 0 && n < (frameCount ?? Int64.max)
     }
 
-    /// The grid in integer ticks: `tick` ticks per second (<= 2^62), `start` in ticks, ticks per frame (<= 2^62).
+    /// The grid in integer ticks of 1/lcm(start.timescale, rate.frames) s: ticks per second (<= 2^62),
+    /// the start in ticks, and ticks per frame (<= 2^62).
     private var ticks: (perSecond: Int64, start: WideInt, perFrame: Int64) {
         let ts = Int64(start.timescale)
         let f = rate.frames
