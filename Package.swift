@@ -41,6 +41,7 @@ let package = Package(
 
         .testTarget(name: "CinepackTimeTests", dependencies: ["CinepackTime"]),
         .testTarget(name: "CinepackCompressionTests", dependencies: ["CinepackCompression"]),
+        .testTarget(name: "CinepackCodecTests", dependencies: ["CinepackFormat", "CinepackCompression", "TestSupport"]),
         .testTarget(
             name: "CinepackContainerTests",
             dependencies: ["CinepackContainer", "TestSupport"]),
