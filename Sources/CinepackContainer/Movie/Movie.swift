@@ -27,14 +27,27 @@ public struct Movie: Sendable {
     public var isCompressed: Bool { moov.header.offset != moovInFile.header.offset || moov.origin != moovInFile.origin }
     public var timescale: UInt32 { header.timescale }
 
-    /// Movie duration in the movie timescale: `mvhd`, or for fragmented files the longest track.
+    /// Movie duration in the movie timescale: `mvhd`; for fragmented files `mehd`, else at least the
+    /// longest track (rounded to the nearest movie tick). A fragmented movie's `mvhd` counts only the
+    /// samples in `moov`; without `mehd` the fragments say how long the movie is (ISO/IEC 14496-12 §8.8.2).
     public var duration: Int64 {
         if let mehd = moov.child("mvex")?.child("mehd")?.content(as: MovieExtendsHeaderBox.self), mehd.fragmentDuration > 0 {
             return Int64(clamping: mehd.fragmentDuration)
         }
-        if header.duration != .max, header.duration > 0 || !isFragmented { return Int64(clamping: header.duration) }
-        let seconds = tracks.map(\.mediaDurationSeconds).max() ?? 0
-        return Int64(exactly: (seconds * Double(timescale)).rounded()) ?? Int64.max
+        if header.duration != .max, !isFragmented { return Int64(clamping: header.duration) }
+        let longest = tracks.compactMap { Self.rescale($0.mediaDuration, from: $0.timescale, to: timescale) }.max() ?? 0
+        return max(header.duration == .max ? 0 : Int64(clamping: header.duration), longest)
+    }
+
+    /// `value` (≥ 0) ticks of timescale `from` in ticks of `to`, rounded to nearest, in exact integer
+    /// arithmetic and clamped to `Int64.max`; nil when `from` is 0.
+    static func rescale(_ value: Int64, from: UInt32, to: UInt32) -> Int64? {
+        guard from > 0 else { return nil }
+        let (whole, part) = UInt64(max(value, 0)).quotientAndRemainder(dividingBy: UInt64(from))
+        let (scaled, o1) = whole.multipliedReportingOverflow(by: UInt64(to))
+        // part < from ≤ 2^32 - 1, so part × to + from / 2 fits in 64 bits.
+        let (sum, o2) = scaled.addingReportingOverflow((part * UInt64(to) + UInt64(from) / 2) / UInt64(from))
+        return o1 || o2 ? .max : Int64(clamping: sum)
     }
 
     public var durationSeconds: Double { timescale > 0 ? Double(duration) / Double(timescale) : 0 }
