@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cinepack
+import Foundation
 
 /// One way to report a failure: `Error: FILE: what, where, why` on stderr, exit status 1
 /// (ArgumentParser prints any thrown error that way).
@@ -20,3 +21,10 @@ enum CLIErrors {
     }
 }
 
+
+extension CLIErrors {
+    /// A line for the user that is not the command's output (stderr), so pipes stay clean.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

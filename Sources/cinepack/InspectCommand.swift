@@ -35,9 +35,12 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Treat warnings (\"should\" violations) as errors.")
     var strict = false
 
+    @Flag(name: .customLong("io-stats"), help: "Report on stderr how many bytes of the file were read.")
+    var ioStats = false
+
     func run() throws {
+        let source = try CLIErrors.reporting(file: file) { () throws(ContainerError) in try FileByteSource(path: file) }
         let movieOrTree = try CLIErrors.reporting(file: file) { () throws(ContainerError) -> (Movie?, BoxTree) in
-            let source = try FileByteSource(path: file)
             let tree = try BoxReader(source: source).readTree()
             if boxes {
                 if strict, let first = tree.diagnostics.first { throw first.error }
@@ -69,6 +72,10 @@ struct InspectCommand: ParsableCommand {
             var out = TextInspector()
             try render(&out)
             print(out.output, terminator: "")
+        }
+        if ioStats {
+            let percent = source.size > 0 ? Double(source.bytesRead) / Double(source.size) * 100 : 0
+            CLIErrors.note("read \(source.bytesRead) of \(source.size) bytes (" + String(format: "%.4f", percent) + "%)")
         }
     }
 }

@@ -19,7 +19,7 @@ public enum MovieInspection {
             out.field("timescale", .int(movie.timescale), label: "timescale")
             out.field("duration", .int(movie.duration), label: "duration",
                       text: "\(seconds(movie.durationSeconds)) (\(movie.duration)/\(movie.timescale))")
-            out.field("duration_seconds", .double(movie.durationSeconds), label: "duration seconds", text: nil)
+            out.field("duration_seconds", .double(movie.durationSeconds), label: "", text: nil)
             out.field("track_count", .int(movie.tracks.count), label: "tracks")
             out.field("moov_offset", .int(movie.moovInFile.header.offset), label: "moov at byte")
             out.field("moov_size", .int(movie.moovInFile.header.size), label: "moov size")
@@ -42,7 +42,7 @@ public enum MovieInspection {
             out.field("kind", .string(track.kind.rawValue), label: "kind")
             out.field("handler", track.handler.map { .fourCC($0.handlerType) } ?? .null, label: "handler",
                       text: track.handler.map { "'\($0.handlerType)' \"\($0.name)\"" } ?? "none")
-            out.field("handler_name", .string(track.handler?.name ?? ""), label: "handler name", text: nil)
+            out.field("handler_name", .string(track.handler?.name ?? ""), label: "", text: nil)
             out.field("codec", track.codec.map { .fourCC($0) } ?? .null, label: "codec", text: codec)
             out.field("enabled", .bool(track.isEnabled), label: "enabled")
             if let v = track.visual {
@@ -57,7 +57,7 @@ public enum MovieInspection {
                 let fps = Double(rate.frames) / Double(rate.seconds)
                 out.field("frame_rate", .double(fps), label: "frame rate",
                           text: "\(fixed(fps, 3)) fps (\(rate.frames)/\(rate.seconds))")
-                out.field("frame_rate_exact", .string("\(rate.frames)/\(rate.seconds)"), label: "frame rate exact", text: nil)
+                out.field("frame_rate_exact", .string("\(rate.frames)/\(rate.seconds)"), label: "", text: nil)
             }
             if let a = track.audio {
                 out.field("channels", .int(a.channelCount), label: "channels")
@@ -72,7 +72,7 @@ public enum MovieInspection {
             out.field("timescale", .int(track.timescale), label: "timescale")
             out.field("duration", .int(track.mediaDuration), label: "duration",
                       text: "\(seconds(track.mediaDurationSeconds)) (\(track.mediaDuration)/\(track.timescale))")
-            out.field("duration_seconds", .double(track.mediaDurationSeconds), label: "duration seconds", text: nil)
+            out.field("duration_seconds", .double(track.mediaDurationSeconds), label: "", text: nil)
             out.field("bytes", .int(track.samples.totalBytes), label: "bytes")
             out.field("bitrate", track.bitrate.map { .double(($0).rounded()) } ?? .null, label: "bitrate",
                       text: track.bitrate.map { humanBitrate($0) } ?? "-")
