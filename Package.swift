@@ -45,6 +45,7 @@ let package = Package(
         .testTarget(
             name: "CinepackContainerTests",
             dependencies: ["CinepackContainer", "TestSupport"]),
+        .testTarget(name: "CinepackFormatTests", dependencies: ["CinepackFormat", "TestSupport"]),
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),
