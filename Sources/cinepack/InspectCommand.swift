@@ -62,6 +62,10 @@ struct InspectCommand: ParsableCommand {
                 MovieInspection.samples(track, into: &out)
             } else if let movie = movieOrTree.0 {
                 MovieInspection.summary(movie, fileName: name, into: &out)
+                if CinematicMovie.looksCinematic(movie) {
+                    let cinematic = try CinematicMovie(path: name, movie: movie, source: source)
+                    try CinematicInspection.inspect(cinematic, into: &out)
+                }
             }
         }
         if json {

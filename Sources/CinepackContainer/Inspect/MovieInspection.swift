@@ -93,7 +93,7 @@ public enum MovieInspection {
                 out.array(key: "references", label: "references") { out in
                     for r in track.references {
                         out.object(key: nil, label: "'\(r.type)'", oneLine: true) { out in
-                            out.field("type", .fourCC(r.type), label: "type", text: "'\(r.type)'")
+                            out.field("type", .fourCC(r.type), label: "", text: nil)
                             out.field("track_ids", .list(r.trackIDs.map { .int($0) }), label: "tracks")
                         }
                     }
@@ -103,7 +103,7 @@ public enum MovieInspection {
                 out.array(key: "metadata_keys", label: "metadata keys") { out in
                     for k in track.metadataKeys {
                         out.object(key: nil, label: "key \(k.localID)", oneLine: true) { out in
-                            out.field("local_id", .int(k.localID), label: "id")
+                            out.field("local_id", .int(k.localID), label: "", text: nil)
                             out.field("namespace", .fourCC(k.namespace), label: "namespace", text: "'\(k.namespace)'")
                             out.field("key", .string(k.key), label: "key")
                             if let t = k.dataType?.wellKnownType { out.field("data_type", .int(t), label: "type") }

@@ -75,6 +75,16 @@ public final class AtomicFileWriter: ByteSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Overwrites bytes already written (a box size learnt at the end, such as the `mdat` header).
+    public func overwrite(_ bytes: [UInt8], at offset: Int64) throws(ContainerError) {
+        guard offset >= 0, offset + Int64(bytes.count) <= bytesWritten else {
+            throw ContainerError.io("internal: overwrite at \(offset) outside the \(bytesWritten) bytes written")
+        }
+        try flush()
+        let n = bytes.withUnsafeBytes { raw in pwrite(descriptor, raw.baseAddress!, raw.count, off_t(offset)) }
+        guard n == bytes.count else { throw ContainerError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+
     /// Flushes, syncs and renames into place. After this the file is complete under `path`.
     public func commit() throws(ContainerError) {
         do throws(ContainerError) {

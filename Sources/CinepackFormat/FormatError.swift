@@ -1,0 +1,17 @@
+import CinepackContainer
+
+/// An error about cinematic content: a bad input frame, a file that breaks spec/format.md, a
+/// request the file cannot satisfy. Messages say what, where (file, frame, byte) and why.
+public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+
+    public static func container(_ error: ContainerError, file: String? = nil) -> FormatError {
+        FormatError(file.map { "\($0): \(error)" } ?? error.description)
+    }
+
+    public static func spec(_ message: String, clause: String) -> FormatError {
+        FormatError("\(message) (spec/format.md \(clause))")
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Cinepack
+import Foundation
+
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Save one frame of the picture or the disparity as a PNG.",
+        discussion: """
+            The time is snapped to the nearest frame; the frame used is reported. Disparity is drawn in false \
+            colour over the file's disparity range (near = warm, far = cool, invalid = black); --raw writes the \
+            stored 16-bit codes instead (0 = invalid, 1…65535 linear over the range, spec/format.md §5).
+
+            Examples:
+              cinepack extract clip.mov --at 2.5s --track video -o frame.png
+              cinepack extract clip.mov --at 75f --track disparity -o depth.png
+              cinepack extract clip.mov --at 00:00:02:15 --track disparity --raw -o depth16.png
+            """
+    )
+
+    @Argument(help: "A cinematic movie.")
+    var file: String
+
+    @Option(help: "Time of the frame: 2.5s, 1:02.5, 00:00:02:15 or 75f.")
+    var at: String
+
+    @Option(help: "video or disparity.")
+    var track: String = "video"
+
+    @Option(name: .shortAndLong, help: "The PNG to write.")
+    var output: String
+
+    @Flag(help: "Disparity only: write the stored 16-bit codes, not false colour.")
+    var raw = false
+
+    @Flag(help: "Print what was written as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard track == "video" || track == "disparity" else { throw ValidationError("--track must be video or disparity") }
+        if raw && track != "disparity" { throw ValidationError("--raw applies to --track disparity only") }
+    }
+
+    func run() throws {
+        let expression: TimeExpression
+        do { expression = try TimeExpression(parsing: at) } catch { throw ValidationError("--at: \(error)") }
+        let movie = try CinematicMovie.open(path: file)
+        let snapped = try movie.frame(at: expression)
+        let frame = Int(snapped.frame)
+        let png: [UInt8]
+        if track == "video" {
+            if let codec = movie.video.codec, codec == "png " {
+                png = try movie.pictureSample(frame)  // the stored PNG, bit for bit
+            } else {
+                png = try PNGEncoder.encode(try movie.picture(frame))
+            }
+        } else if raw {
+            png = try PNGEncoder.encode(try movie.disparityCodes(frame))
+        } else {
+            guard let q = movie.quantization else { throw FormatError("\(file): the movie has no disparity track") }
+            png = try PNGEncoder.encode(FalseColour.image(try movie.disparityMap(frame), range: q))
+        }
+        let writer = try AtomicFileWriter(path: output)
+        try writer.write(png)
+        try writer.commit()
+        let time = snapped.time.formattedSeconds()
+        if json {
+            print(#"{"output":\#(JSONText.quote(output)),"track":"\#(track)","frame":\#(frame),"time":"\#(snapped.time)","time_seconds":\#(snapped.time.seconds),"requested":\#(JSONText.quote(at))}"#)
+        } else {
+            print("wrote \(output): \(track) frame \(frame) at \(time)" + (snapped.wasExact ? "" : " (snapped from \(at))"))
+        }
+    }
+}
