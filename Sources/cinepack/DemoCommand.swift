@@ -36,11 +36,19 @@ struct DemoCommand: ParsableCommand {
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.")
     var progressJSON = false
 
-    func run() throws {
+    /// Checked here, not only in run(), so the usage line printed with the error is demo's.
+    func validate() throws { _ = try Self.pictureSize(size) }
+
+    static func pictureSize(_ size: String) throws -> (width: Int, height: Int) {
         let parts = size.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
             throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 1280x720 (got \(size))")
         }
+        return (width, height)
+    }
+
+    func run() throws {
+        let (width, height) = try Self.pictureSize(size)
         var options = DemoScene.Options()
         options.width = width
         options.height = height

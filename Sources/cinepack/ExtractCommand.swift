@@ -39,6 +39,8 @@ struct ExtractCommand: ParsableCommand {
     func validate() throws {
         guard track == "video" || track == "disparity" else { throw ValidationError("--track must be video or disparity") }
         if raw && track != "disparity" { throw ValidationError("--raw applies to --track disparity only") }
+        // Checked here, not only in run(), so the usage line printed with the error is extract's.
+        do { _ = try TimeExpression(parsing: at) } catch { throw ValidationError("--at: \(error)") }
     }
 
     func run() throws {

@@ -77,6 +77,9 @@ struct PackCommand: ParsableCommand {
         guard BuiltInVideoCodec(rawValue: codec) != nil else { throw ValidationError("--codec must be png or raw") }
         guard focalLength > 0, focalLength.isFinite else { throw ValidationError("--focal-length must be > 0") }
         guard fNumber > 0, fNumber.isFinite else { throw ValidationError("--f-number must be > 0") }
+        // Checked here, not only in run(), so the usage line printed with the error is pack's.
+        _ = try Arguments.disparityRange(disparityRange)
+        guard FrameRate(parsing: fps) != nil else { throw ValidationError("--fps \(fps) is not a frame rate (30, 29.97, 30000/1001)") }
     }
 
     func run() throws {

@@ -179,7 +179,7 @@ enum DemoCast {
         parts.append(DemoPart(shape: .ellipse(DemoPoint(fx, top + 1.78 * R), DemoPoint(0.28 * R, 0.07 * R)),
                               paint: .flat(DemoColour(150, 60, 60))))
 
-        let wobble = 0.02 * sin(1.7 * t + Float(subject))
+        let wobble = 0.02 * sin(2 * .pi * t * 3 / 8 + Float(subject))  // periodic over the cycle
         let boxes = [
             DemoBox(id: s.firstID, groupID: s.groupID, type: .face, min: DemoPoint(fx - 0.82 * R, top + 0.55 * R),
                     max: DemoPoint(fx + 0.82 * R, top + 2.23 * R), confidence: 0.95 + wobble),

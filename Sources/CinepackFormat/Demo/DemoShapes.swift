@@ -164,14 +164,4 @@ struct DemoFigure: Sendable {
         for part in parts { d = min(d, part.shape.distance(x, y)) }
         return d
     }
-
-    var bounds: (min: DemoPoint, max: DemoPoint) {
-        var lo = DemoPoint(repeating: .infinity), hi = DemoPoint(repeating: -.infinity)
-        for part in parts {
-            let b = part.shape.bounds
-            lo = pointwiseMin(lo, b.min)
-            hi = pointwiseMax(hi, b.max)
-        }
-        return (lo, hi)
-    }
 }

@@ -92,8 +92,9 @@ extension DemoScene {
         var focus = FocusState(target: last.decision.target, focusDisparity: last.disparity, isStrong: last.decision.isStrong)
         if let next = decision(j + 1), let start = next.transitionStart {
             let t = time(ofFrame: index)
-            if t >= start, index < next.frame {
-                let progress = Float((t - start) / (next.time - start))
+            // A frame exactly on the start (up to rounding of the seconds) begins the transition.
+            if t >= start - 1e-9, index < next.frame {
+                let progress = Float(max(0, (t - start) / (next.time - start)))
                 focus = FocusState(target: next.decision.target, focusDisparity: last.disparity + (next.disparity - last.disparity) * progress,
                                    isStrong: next.decision.isStrong, inTransition: true, transitionProgress: progress)
             }

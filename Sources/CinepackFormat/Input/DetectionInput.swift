@@ -41,8 +41,10 @@ public struct DetectionInput: Sendable, Equatable {
     public var disparity: Float?
     public var confidence: Float
 
-    public init(id: UInt32, groupID: UInt32 = 0, type: DetectionType, rect: NormalizedRect, disparity: Float? = nil,
-                confidence: Float = 1) {
+    public init(
+        id: UInt32, groupID: UInt32 = 0, type: DetectionType, rect: NormalizedRect, disparity: Float? = nil,
+        confidence: Float = 1
+    ) {
         self.id = id
         self.groupID = groupID
         self.type = type
@@ -77,8 +79,10 @@ public struct FrameInput: Sendable, Equatable {
     public var fNumber: Float?
     public var scene: SceneStatus
 
-    public init(detections: [DetectionInput] = [], focus: FocusInput? = nil, decision: CapturedDecision? = nil, fNumber: Float? = nil,
-                scene: SceneStatus = []) {
+    public init(
+        detections: [DetectionInput] = [], focus: FocusInput? = nil, decision: CapturedDecision? = nil, fNumber: Float? = nil,
+        scene: SceneStatus = []
+    ) {
         self.detections = detections
         self.focus = focus
         self.decision = decision
@@ -94,8 +98,9 @@ public struct FrameInput: Sendable, Equatable {
     ///   the format's "unknown".
     public func resolved(measureRect: (NormalizedRect) -> Float?, measurePoint: (_ x: Float, _ y: Float) -> Float?) -> FrameMetadata {
         let detections = self.detections.map { d in
-            Detection(id: d.id, groupID: d.groupID, type: d.type, rect: d.rect, disparity: d.disparity ?? measureRect(d.rect) ?? .nan,
-                      confidence: d.confidence)
+            Detection(
+                id: d.id, groupID: d.groupID, type: d.type, rect: d.rect, disparity: d.disparity ?? measureRect(d.rect) ?? .nan,
+                confidence: d.confidence)
         }
         let focus = self.focus.map { f -> FocusState in
             let disparity: Float
@@ -106,14 +111,16 @@ public struct FrameInput: Sendable, Equatable {
                 case .none: disparity = .nan
                 case .detection(let id): disparity = detections.first { $0.id == id }?.disparity ?? .nan
                 case .group(let id):
-                    disparity = detections.filter { $0.groupID == id && !$0.disparity.isNaN }.max { $0.confidence < $1.confidence }?.disparity
+                    disparity =
+                        detections.filter { $0.groupID == id && !$0.disparity.isNaN }.max { $0.confidence < $1.confidence }?.disparity
                         ?? .nan
                 case .fixedDisparity(let d): disparity = d
                 case .point(let x, let y): disparity = measurePoint(x, y) ?? .nan
                 }
             }
-            return FocusState(target: f.target, focusDisparity: disparity, isStrong: f.isStrong, inTransition: f.transitionProgress != nil,
-                              transitionProgress: f.transitionProgress ?? 0)
+            return FocusState(
+                target: f.target, focusDisparity: disparity, isStrong: f.isStrong, inTransition: f.transitionProgress != nil,
+                transitionProgress: f.transitionProgress ?? 0)
         }
         return FrameMetadata(detections: detections, focus: focus, decision: decision, fNumber: fNumber, scene: scene)
     }
@@ -132,7 +139,9 @@ public enum DetectionsInput {
 
     /// Per-frame input for `frameCount` frames. `width` and `height` (the video's, in pixels) are
     /// needed to normalize MOT boxes; `csvType` is the detection type MOT rows get.
-    public static func load(path: String, frameCount: Int, width: Int, height: Int, csvType: DetectionType = MOTCSV.defaultType)
+    public static func load(
+        path: String, frameCount: Int, width: Int, height: Int, csvType: DetectionType = MOTCSV.defaultType
+    )
         throws(InputError) -> [FrameInput]
     {
         switch (path as NSString).pathExtension.lowercased() {
@@ -141,7 +150,8 @@ public enum DetectionsInput {
         case "csv", "txt":
             return try MOTCSV.load(path: path, frameCount: frameCount, width: width, height: height, type: csvType)
         default:
-            throw InputError(file: path, message: "unknown detections format; use a .json file (spec/detections.md) or a MOT .csv/.txt file")
+            throw InputError(
+                file: path, message: "unknown detections format; use a .json file (spec/detections.md) or a MOT .csv/.txt file")
         }
     }
 

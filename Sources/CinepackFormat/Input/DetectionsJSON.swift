@@ -164,7 +164,8 @@ private struct Parser {
     func detectionType(_ value: Any) throws(InputError) -> DetectionType {
         if let name = value as? String {
             guard let type = DetectionType(name: name) else {
-                throw fail("\"type\" \"\(name)\" is not a detection type; use one of \(DetectionType.named.map { "\"\($0.0)\"" }.joined(separator: ", ")) or a number 1…65535")
+                let names = DetectionType.named.map { "\"\($0.0)\"" }.joined(separator: ", ")
+                throw fail("\"type\" \"\(name)\" is not a detection type; use one of \(names) or a number 1…65535")
             }
             return type
         }
@@ -315,7 +316,9 @@ private struct Parser {
     }
 
     func bool(_ value: Any, _ label: String) throws(InputError) -> Bool {
-        guard let number = value as? NSNumber, isBoolean(number) else { throw fail("\(label) must be true or false, not \(describe(value))") }
+        guard let number = value as? NSNumber, isBoolean(number) else {
+            throw fail("\(label) must be true or false, not \(describe(value))")
+        }
         return number.boolValue
     }
 

@@ -7,7 +7,9 @@ public enum MOTCSV {
     /// MOT files do not say what they track, so rows are custom detections unless told otherwise.
     public static let defaultType = DetectionType.custom
 
-    public static func load(path: String, frameCount: Int, width: Int, height: Int, type: DetectionType = defaultType)
+    public static func load(
+        path: String, frameCount: Int, width: Int, height: Int, type: DetectionType = defaultType
+    )
         throws(InputError) -> [FrameInput]
     {
         try parse(DetectionsInput.readFile(path), file: path, frameCount: frameCount, width: width, height: height, type: type)
@@ -15,7 +17,9 @@ public enum MOTCSV {
 
     /// `file` only names the input in messages; `width` × `height` is the video's size in pixels.
     /// Returns exactly `frameCount` frames.
-    public static func parse(_ data: Data, file: String, frameCount: Int, width: Int, height: Int, type: DetectionType = defaultType)
+    public static func parse(
+        _ data: Data, file: String, frameCount: Int, width: Int, height: Int, type: DetectionType = defaultType
+    )
         throws(InputError) -> [FrameInput]
     {
         guard width > 0, height > 0 else {
@@ -94,7 +98,8 @@ public enum MOTCSV {
             guard frames[frame].detections.count < FocusMetadataCodec.maxDetections else {
                 throw fail("more than \(FocusMetadataCodec.maxDetections) boxes in frame \(frameNumber)", frame: frame)
             }
-            let rect = NormalizedRect(x: Float(left / w), y: Float(top / h), width: Float((right - left) / w), height: Float((bottom - top) / h))
+            let rect = NormalizedRect(
+                x: Float(left / w), y: Float(top / h), width: Float((right - left) / w), height: Float((bottom - top) / h))
             frames[frame].detections.append(DetectionInput(id: id, type: type, rect: rect, disparity: nil, confidence: confidence))
         }
         return frames

@@ -147,7 +147,9 @@ public enum FocusMetadataCodec {
 
     /// `decode` with the track's keys as local id → key name (names this reader does not know are
     /// skipped like unknown local ids).
-    public static func decode(_ sample: [UInt8], keys: [UInt32: String], sampleIndex: Int, fileOffset: Int64? = nil)
+    public static func decode(
+        _ sample: [UInt8], keys: [UInt32: String], sampleIndex: Int, fileOffset: Int64? = nil
+    )
         throws(ContainerError) -> FrameMetadata
     {
         try decode(sample, keys: FocusMetadataKeyMap(names: keys), sampleIndex: sampleIndex, fileOffset: fileOffset)
@@ -157,7 +159,9 @@ public enum FocusMetadataCodec {
     /// skipped); `sampleIndex` (0-based, = video frame) and `fileOffset` (where the sample starts
     /// in the file, when known) only serve error messages, which name the sample, the item, the
     /// byte offset inside the sample and the spec clause.
-    public static func decode(_ sample: [UInt8], keys: FocusMetadataKeyMap, sampleIndex: Int, fileOffset: Int64? = nil)
+    public static func decode(
+        _ sample: [UInt8], keys: FocusMetadataKeyMap, sampleIndex: Int, fileOffset: Int64? = nil
+    )
         throws(ContainerError) -> FrameMetadata
     {
         var walker = SampleWalker(sample: sample, sampleIndex: sampleIndex, fileOffset: fileOffset)
@@ -173,17 +177,20 @@ public enum FocusMetadataCodec {
             walker.item = (itemNumber, nil)
             let remaining = sample.count - position
             guard remaining >= 8 else {
-                throw walker.error("\(remaining) bytes left, too few for an item header (size + local id, 8 bytes)", at: position,
-                                   clause: Clause.focusMetadataSample)
+                throw walker.error(
+                    "\(remaining) bytes left, too few for an item header (size + local id, 8 bytes)", at: position,
+                    clause: Clause.focusMetadataSample)
             }
             let size = readU32(sample, position)
             let localID = readU32(sample, position + 4)
             guard size >= 8 else {
-                throw walker.error("item size \(size) is smaller than its own 8-byte header", at: position, clause: Clause.focusMetadataSample)
+                throw walker.error(
+                    "item size \(size) is smaller than its own 8-byte header", at: position, clause: Clause.focusMetadataSample)
             }
             guard UInt64(size) <= UInt64(remaining) else {
-                throw walker.error("item claims \(size) bytes but only \(remaining) remain in the sample", at: position,
-                                   clause: Clause.focusMetadataSample)
+                throw walker.error(
+                    "item claims \(size) bytes but only \(remaining) remain in the sample", at: position,
+                    clause: Clause.focusMetadataSample)
             }
             let payload = position + 8..<position + Int(size)
             if let key = keys[localID] {
@@ -196,7 +203,8 @@ public enum FocusMetadataCodec {
                 case .focus: frame.focus = try walker.focus(payload)
                 case .decision: frame.decision = try walker.decision(payload)
                 case .fNumber: frame.fNumber = try walker.fNumber(payload)
-                case .scene: frame.scene = SceneStatus(rawValue: try walker.word(payload, what: "scene status", clause: Clause.scenePayload))
+                case .scene:
+                    frame.scene = SceneStatus(rawValue: try walker.word(payload, what: "scene status", clause: Clause.scenePayload))
                 }
             }
             // Unknown local ids: skipped whole, for forward compatibility (§6.1).
@@ -241,27 +249,31 @@ private struct SampleWalker {
             place += ", item \(item.number)"
             if let key = item.key { place += " (\(key))" }
         }
-        return ContainerError(kind, "\(place), sample byte \(byte): \(message)", offset: fileOffset.map { $0 + Int64(byte) },
-                              clause: clause)
+        return ContainerError(
+            kind, "\(place), sample byte \(byte): \(message)", offset: fileOffset.map { $0 + Int64(byte) },
+            clause: clause)
     }
 
     func detections(_ payload: Range<Int>) throws(ContainerError) -> [Detection] {
         let clause = Clause.focusMetadataSample
         guard payload.count >= 4 else {
-            throw error("detections payload is \(payload.count) bytes, too short for its version and count (4 bytes)",
-                        at: payload.lowerBound, clause: clause)
+            throw error(
+                "detections payload is \(payload.count) bytes, too short for its version and count (4 bytes)",
+                at: payload.lowerBound, clause: clause)
         }
         let base = payload.lowerBound
         let version = readU16(sample, base)
         guard version == 1 else {
-            throw error("detections payload version \(version) is not supported (this reader knows version 1)", at: base,
-                        clause: clause, kind: .unsupported)
+            throw error(
+                "detections payload version \(version) is not supported (this reader knows version 1)", at: base,
+                clause: clause, kind: .unsupported)
         }
         let count = Int(readU16(sample, base + 2))
         let needed = 4 + FocusMetadataCodec.detectionRecordSize * count  // ≤ 4 + 40 · 65535: no overflow
         guard payload.count >= needed else {
-            throw error("detections payload is \(payload.count) bytes, shorter than the 4 + 40 × \(count) = \(needed) its count needs",
-                        at: base, clause: clause)
+            throw error(
+                "detections payload is \(payload.count) bytes, shorter than the 4 + 40 × \(count) = \(needed) its count needs",
+                at: base, clause: clause)
         }
         // Bounded by the check above: count records fit in the sample.
         var detections: [Detection] = []
@@ -273,10 +285,13 @@ private struct SampleWalker {
             let what = "detection \(i + 1) (id \(id))"
             guard id != 0 else { throw error("\(what): id 0; detection ids start at 1", at: at, clause: clause) }
             guard seenIDs.insert(id).inserted else { throw error("\(what): id \(id) appears twice in one sample", at: at, clause: clause) }
-            let rect = NormalizedRect(x: readF32(sample, at + 12), y: readF32(sample, at + 16), width: readF32(sample, at + 20),
-                                      height: readF32(sample, at + 24))
+            let rect = NormalizedRect(
+                x: readF32(sample, at + 12), y: readF32(sample, at + 16), width: readF32(sample, at + 20),
+                height: readF32(sample, at + 24))
             for (offset, value, name) in [(12, rect.x, "x"), (16, rect.y, "y"), (20, rect.width, "width"), (24, rect.height, "height")] {
-                guard value.isFinite else { throw error("\(what): rect \(name) is \(value), not a finite number", at: at + offset, clause: clause) }
+                guard value.isFinite else {
+                    throw error("\(what): rect \(name) is \(value), not a finite number", at: at + offset, clause: clause)
+                }
             }
             guard rect.width >= 0, rect.height >= 0 else {
                 throw error("\(what): rect size \(rect.width) × \(rect.height) is negative", at: at + 20, clause: clause)
@@ -284,16 +299,22 @@ private struct SampleWalker {
             let disparity = readF32(sample, at + 28)
             guard !disparity.isInfinite else { throw error("\(what): disparity is infinite", at: at + 28, clause: clause) }
             let confidence = readF32(sample, at + 32)
-            guard confidence.isFinite else { throw error("\(what): confidence is \(confidence), not a finite number", at: at + 32, clause: clause) }
+            guard confidence.isFinite else {
+                throw error("\(what): confidence is \(confidence), not a finite number", at: at + 32, clause: clause)
+            }
             // Flags (at + 10) and the reserved word (at + 36) are ignored, as §9 asks of readers.
-            detections.append(Detection(id: id, groupID: readU32(sample, at + 4), type: DetectionType(rawValue: readU16(sample, at + 8)),
-                                        rect: rect, disparity: disparity, confidence: confidence))
+            detections.append(
+                Detection(
+                    id: id, groupID: readU32(sample, at + 4), type: DetectionType(rawValue: readU16(sample, at + 8)),
+                    rect: rect, disparity: disparity, confidence: confidence))
         }
         return detections
     }
 
     /// The fields common to focus and decision payloads.
-    private func target(_ payload: Range<Int>, minimum: Int, what: String, clause: String)
+    private func target(
+        _ payload: Range<Int>, minimum: Int, what: String, clause: String
+    )
         throws(ContainerError) -> (target: FocusTarget, flags: UInt8, disparity: Float, value2: Float?)
     {
         let base = payload.lowerBound
@@ -301,8 +322,9 @@ private struct SampleWalker {
             throw error("\(what) payload is \(payload.count) bytes, shorter than \(minimum)", at: base, clause: clause)
         }
         guard sample[base] == 1 else {
-            throw error("\(what) payload version \(sample[base]) is not supported (this reader knows version 1)", at: base,
-                        clause: clause, kind: .unsupported)
+            throw error(
+                "\(what) payload version \(sample[base]) is not supported (this reader knows version 1)", at: base,
+                clause: clause, kind: .unsupported)
         }
         let kind = sample[base + 1]
         let flags = sample[base + 2]
@@ -321,28 +343,33 @@ private struct SampleWalker {
             }
             target = kind == 1 ? .detection(id) : .group(id)
         case 3:
-            guard value1.isFinite else { throw error("\(what): fixed disparity is \(value1), not a finite number", at: base + 12, clause: clause) }
+            guard value1.isFinite else {
+                throw error("\(what): fixed disparity is \(value1), not a finite number", at: base + 12, clause: clause)
+            }
             target = .fixedDisparity(value1)
         case 4:
             guard let y = value2 else {
-                throw error("\(what): a point target needs value 2 (the point's y), but the payload is \(payload.count) bytes",
-                            at: base, clause: clause)
+                throw error(
+                    "\(what): a point target needs value 2 (the point's y), but the payload is \(payload.count) bytes",
+                    at: base, clause: clause)
             }
             guard value1.isFinite, y.isFinite else {
                 throw error("\(what): point (\(value1), \(y)) is not finite", at: base + 12, clause: clause)
             }
             target = .point(x: value1, y: y)
         default:
-            throw error("\(what): unknown target kind \(kind) (0 none, 1 detection, 2 group, 3 fixed disparity, 4 point)",
-                        at: base + 1, clause: clause)
+            throw error(
+                "\(what): unknown target kind \(kind) (0 none, 1 detection, 2 group, 3 fixed disparity, 4 point)",
+                at: base + 1, clause: clause)
         }
         return (target, flags, disparity, value2)
     }
 
     func focus(_ payload: Range<Int>) throws(ContainerError) -> FocusState? {
         let clause = Clause.focusPayload
-        let (target, flags, disparity, value2) = try self.target(payload, minimum: FocusMetadataCodec.focusPayloadSize, what: "focus",
-                                                                 clause: clause)
+        let (target, flags, disparity, value2) = try self.target(
+            payload, minimum: FocusMetadataCodec.focusPayloadSize, what: "focus",
+            clause: clause)
         let strong = flags & 1 != 0
         let inTransition = flags & 2 != 0
         // The writer's encoding of "no focus state" (see FocusMetadataCodec).
@@ -354,13 +381,15 @@ private struct SampleWalker {
                 throw error("focus: transition progress \(progress) is outside 0…1", at: payload.lowerBound + 16, clause: clause)
             }
         }
-        return FocusState(target: target, focusDisparity: disparity, isStrong: strong, inTransition: inTransition,
-                          transitionProgress: progress)
+        return FocusState(
+            target: target, focusDisparity: disparity, isStrong: strong, inTransition: inTransition,
+            transitionProgress: progress)
     }
 
     func decision(_ payload: Range<Int>) throws(ContainerError) -> CapturedDecision {
-        let (target, flags, _, _) = try self.target(payload, minimum: FocusMetadataCodec.decisionPayloadSize, what: "decision",
-                                                    clause: Clause.decisionPayload)
+        let (target, flags, _, _) = try self.target(
+            payload, minimum: FocusMetadataCodec.decisionPayloadSize, what: "decision",
+            clause: Clause.decisionPayload)
         return CapturedDecision(target: target, isStrong: flags & 1 != 0)
     }
 

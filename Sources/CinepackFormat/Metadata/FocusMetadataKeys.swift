@@ -67,7 +67,8 @@ public struct FocusMetadataKeyMap: Sendable, Equatable {
     }
 
     /// The map a cinepack writer uses: local ids 1…5 in table order.
-    public static let writer = FocusMetadataKeyMap(Dictionary(uniqueKeysWithValues: FocusMetadataKey.allCases.map { ($0.writerLocalID, $0) }))
+    public static let writer = FocusMetadataKeyMap(
+        Dictionary(uniqueKeysWithValues: FocusMetadataKey.allCases.map { ($0.writerLocalID, $0) }))
 
     public subscript(localID: UInt32) -> FocusMetadataKey? { keysByLocalID[localID] }
 
@@ -88,12 +89,14 @@ public struct FocusMetadataKeyMap: Sendable, Equatable {
     /// From a parsed `mebx` sample-entry box (its `keys` child holds one box per local id).
     public init(sampleEntry mebx: Box) throws(ContainerError) {
         guard mebx.type == "mebx" else {
-            throw .malformed("sample entry is '\(mebx.type)', not 'mebx'", offset: mebx.header.offset, path: mebx.path,
-                             clause: Clause.focusMetadataKeys)
+            throw .malformed(
+                "sample entry is '\(mebx.type)', not 'mebx'", offset: mebx.header.offset, path: mebx.path,
+                clause: Clause.focusMetadataKeys)
         }
         guard let keysBox = mebx.child("keys") else {
-            throw .malformed("mebx sample entry has no 'keys' box", offset: mebx.header.offset, path: mebx.path,
-                             clause: Clause.focusMetadataKeys)
+            throw .malformed(
+                "mebx sample entry has no 'keys' box", offset: mebx.header.offset, path: mebx.path,
+                clause: Clause.focusMetadataKeys)
         }
         var declarations: [(UInt32, FourCC, String, DataTypeBox?)] = []
         for box in keysBox.children {
@@ -111,14 +114,16 @@ public struct FocusMetadataKeyMap: Sendable, Equatable {
                 throw .malformed("key '\(key)' uses reserved local id \(declaration.localID)", clause: Clause.focusMetadataKeys)
             }
             if let other = map.first(where: { $0.value == key }) {
-                throw .malformed("key '\(key)' is declared twice, as local ids \(other.key) and \(declaration.localID)",
-                                 clause: Clause.focusMetadataKeys)
+                throw .malformed(
+                    "key '\(key)' is declared twice, as local ids \(other.key) and \(declaration.localID)",
+                    clause: Clause.focusMetadataKeys)
             }
             // A `dtyp` that is absent or not a well-known type leaves the name to decide; a
             // contradicting well-known type does not.
             if let type = declaration.dataType?.wellKnownType, type != key.wellKnownType {
-                throw .malformed("key '\(key)' (local id \(declaration.localID)) has well-known type \(type), expected \(key.wellKnownType)",
-                                 clause: Clause.focusMetadataKeys)
+                throw .malformed(
+                    "key '\(key)' (local id \(declaration.localID)) has well-known type \(type), expected \(key.wellKnownType)",
+                    clause: Clause.focusMetadataKeys)
             }
             map[declaration.localID] = key
         }

@@ -18,7 +18,8 @@ public struct MovieParameters: Sendable, Equatable {
     /// The major version: the digits before the first `.` of `version`; nil when absent or not a number.
     public var majorVersion: Int? {
         guard let version, let head = version.split(separator: ".", omittingEmptySubsequences: false).first,
-              !head.isEmpty, head.allSatisfy(\.isASCII), head.allSatisfy(\.isNumber) else { return nil }
+            !head.isEmpty, head.allSatisfy(\.isASCII), head.allSatisfy(\.isNumber)
+        else { return nil }
         return Int(head)
     }
 
@@ -111,9 +112,10 @@ public enum MovieParametersBox {
 
     /// The whole `meta` box: the version, then every key of §7 in table order, then `preserving`
     /// (items under other keys read from the file, written back unchanged).
-    public static func serialized(_ parameters: CinematicParameters, version: String = currentVersion,
-                                  preserving other: [MovieMetadataItem] = []) -> [UInt8]
-    {
+    public static func serialized(
+        _ parameters: CinematicParameters, version: String = currentVersion,
+        preserving other: [MovieMetadataItem] = []
+    ) -> [UInt8] {
         var items: [MovieMetadataItem] = [
             MovieMetadataItem(key: versionKey, values: [.init(typeIndicator: typeUTF8, bytes: Array(version.utf8))])
         ]

@@ -33,7 +33,10 @@ public struct ImageSequence: Sendable {
         // A later file after a gap means frames are missing, not that the sequence ended.
         let directory = (pattern as NSString).deletingLastPathComponent
         let later = (try? fm.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        let prefix = (String(pattern[..<spec.range.lowerBound]) as NSString).lastPathComponent
+        // The file-name part before the number ("" for 'frames/%04d.png'; NSString's
+        // lastPathComponent would turn "frames/" into "frames" and miss every file).
+        let head = String(pattern[..<spec.range.lowerBound])
+        let prefix = head.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? head
         let suffix = String(pattern[spec.range.upperBound...])
         let numbers = later.compactMap { name -> Int? in
             guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return nil }

@@ -1,5 +1,6 @@
 import CinepackContainer
 import CinepackTime
+import Dispatch
 import Foundation
 
 /// `cinepack pack` as a library call: image sequences (or a carried video), disparity maps and
@@ -51,12 +52,12 @@ public enum Packer {
     {
         let frameCount: Int
         let video: CinematicWriterConfiguration.Video
-        var firstPicture: (bytes: [UInt8], image: PixelImage)?
+        var firstImage: PixelImage?
         switch request.pictures {
         case .frames(let sequence, let codec, let rate):
             frameCount = sequence.paths.count
             let first = try loadPicture(sequence.paths[0])
-            firstPicture = first
+            firstImage = first.image
             video = .encoded(codec, width: first.image.width, height: first.image.height, rate: rate)
         case .video(let path):
             let carried = try carriedTrack(path, kind: .video, role: "--video")
@@ -76,36 +77,59 @@ public enum Packer {
             parameters: request.parameters, audio: audio)
         configuration.compressionLevel = 6
         let writer = try CinematicWriter(path: request.output, configuration: configuration)
+        // Frames are read and checked (full PNG decode, disparity range) in parallel batches and
+        // written in order, so memory stays a few frames whatever the clip length.
+        let batch = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+        let firstFrame = firstImage
         do throws(FormatError) {
-            for index in 0..<frameCount {
-                var picture: CinematicWriter.PictureInput?
-                if case .frames(let sequence, let codec, _) = request.pictures {
-                    let loaded = index == 0 ? firstPicture! : try loadPicture(sequence.paths[index])
-                    guard loaded.image.width == firstPicture!.image.width, loaded.image.height == firstPicture!.image.height else {
-                        throw FormatError("\(sequence.paths[index]): \(loaded.image.width)×\(loaded.image.height), but frame 0 is \(firstPicture!.image.width)×\(firstPicture!.image.height)")
+            var start = 0
+            while start < frameCount {
+                let count = min(batch, frameCount - start)
+                let loaded = LoadedBatch(count: count)
+                let base = start
+                DispatchQueue.concurrentPerform(iterations: count) { i in
+                    loaded.set(i, Result { () throws(FormatError) in try loadFrame(base + i, request, first: firstFrame) })
+                }
+                for i in 0..<count {
+                    let index = base + i
+                    let (picture, map) = try loaded.get(i)
+                    guard map.width == firstMap.width, map.height == firstMap.height else {
+                        throw FormatError("\(request.disparity.paths[index]): \(map.width)×\(map.height), but frame 0's map is \(firstMap.width)×\(firstMap.height)")
                     }
-                    picture = codec == .png
-                        ? .png(loaded.bytes, width: loaded.image.width, height: loaded.image.height) : .image(try rgb8(loaded.image))
-                }
-                let map = index == 0 ? firstMap : try loadDisparity(request.disparity.paths[index], request)
-                guard map.width == firstMap.width, map.height == firstMap.height else {
-                    throw FormatError("\(request.disparity.paths[index]): \(map.width)×\(map.height), but frame 0's map is \(firstMap.width)×\(firstMap.height)")
-                }
-                let input = index < request.metadata.count ? request.metadata[index] : FrameInput()
-                let frame = input.resolved(measureRect: { map.median(in: $0) },
-                                           measurePoint: { x, y in let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v })
-                do {
+                    let input = index < request.metadata.count ? request.metadata[index] : FrameInput()
+                    let frame = input.resolved(measureRect: { map.median(in: $0) },
+                                               measurePoint: { x, y in let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v })
                     try writer.append(picture: picture, disparity: map, metadata: frame)
-                } catch {
-                    throw FormatError("\(request.disparity.paths[index]): \(error.message)")
+                    progress(index + 1, frameCount)
                 }
-                progress(index + 1, frameCount)
+                start += count
             }
             return try writer.finish()
         } catch {
             writer.cancel()
             throw error
         }
+    }
+
+    /// Reads and checks frame `index`: its picture (decoded, same size as frame 0) and its
+    /// disparity map (inside the declared range). Errors name the file.
+    static func loadFrame(_ index: Int, _ request: PackRequest, first: PixelImage?) throws(FormatError)
+        -> (CinematicWriter.PictureInput?, DisparityMap)
+    {
+        var picture: CinematicWriter.PictureInput?
+        if case .frames(let sequence, let codec, _) = request.pictures, let first {
+            let path = sequence.paths[index]
+            let loaded = try loadPicture(path)
+            guard loaded.image.width == first.width, loaded.image.height == first.height else {
+                throw FormatError("\(path): \(loaded.image.width)×\(loaded.image.height), but frame 0 is \(first.width)×\(first.height)")
+            }
+            picture = codec == .png
+                ? .png(loaded.bytes, width: loaded.image.width, height: loaded.image.height) : .image(try rgb8(loaded.image))
+        }
+        let path = request.disparity.paths[index]
+        let map = try loadDisparity(path, request)
+        do { _ = try map.codes(request.disparityRange) } catch { throw FormatError("\(path): \(error.message)") }
+        return (picture, map)
     }
 
     static func loadPicture(_ path: String) throws(FormatError) -> (bytes: [UInt8], image: PixelImage) {
@@ -165,5 +189,23 @@ public enum Packer {
         } catch {
             throw FormatError("\(error)")
         }
+    }
+}
+
+/// Results of a parallel batch of frame loads, filled from worker threads.
+final class LoadedBatch: @unchecked Sendable {
+    private var slots: [Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ value: Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+    func get(_ i: Int) throws(FormatError) -> (CinematicWriter.PictureInput?, DisparityMap) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let slot = slots[i] else { throw FormatError("internal: frame slot \(i) empty") }
+        return try slot.get()
     }
 }

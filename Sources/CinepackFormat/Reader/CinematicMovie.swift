@@ -73,9 +73,9 @@ public struct CinematicMovie: Sendable {
         audio = movie.tracks.first { $0.kind == .audio }
 
         // Movie parameters (§7).
-        if let meta = movie.moov.child("meta") {
+        if movie.moov.child("meta") != nil {
             do {
-                let read = try MovieParametersBox.read(meta)
+                let read = try MovieParametersBox.read(moov: movie.moov)
                 parameters = read.parameters
                 formatVersion = read.version
             } catch {

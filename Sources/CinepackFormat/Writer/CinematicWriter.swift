@@ -218,7 +218,9 @@ public final class CinematicWriter {
                 disparity.endChunk()
             }
             if configuration.writesMetadata {
-                let sample = FocusMetadataCodec.encode(frame ?? FrameMetadata())
+                let frame = frame ?? FrameMetadata()
+                do { try FocusMetadataCodec.validate(frame, frameIndex: index) } catch { throw FormatError("frame \(index): \(error)") }
+                let sample = FocusMetadataCodec.encode(frame)
                 metadata.beginChunk(at: file.bytesWritten)
                 try file.write(sample)
                 metadata.add(size: UInt32(sample.count), duration: delta)
