@@ -11,6 +11,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FuzzBoxReader",
-            dependencies: [.product(name: "CinepackContainer", package: "cinepack")])
+            dependencies: [.product(name: "CinepackContainer", package: "cinepack")]),
+        .executableTarget(
+            name: "FuzzMetadataDecoder",
+            dependencies: [.product(name: "CinepackFormat", package: "cinepack")]),
     ]
 )
