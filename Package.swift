@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CinepackTime", targets: ["CinepackTime"]),
         .library(name: "CinepackContainer", targets: ["CinepackContainer"]),
         .library(name: "CinepackFormat", targets: ["CinepackFormat"]),
+        .library(name: "CinepackEDL", targets: ["CinepackEDL"]),
         .executable(name: "cinepack", targets: ["cinepack"]),
     ],
     dependencies: [
@@ -29,9 +30,10 @@ let package = Package(
         .target(name: "CinepackCompression", dependencies: ["CZlib"]),
         .target(name: "CinepackContainer", dependencies: ["CinepackTime", "CinepackCompression"]),
         .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
+        .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),
         .target(
             name: "Cinepack",
-            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat"]),
+            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL"]),
         .executableTarget(
             name: "cinepack",
             dependencies: [
@@ -46,6 +48,7 @@ let package = Package(
             name: "CinepackContainerTests",
             dependencies: ["CinepackContainer", "TestSupport"]),
         .testTarget(name: "CinepackFormatTests", dependencies: ["CinepackFormat", "TestSupport"]),
+        .testTarget(name: "CinepackEDLTests", dependencies: ["CinepackEDL", "TestSupport"]),
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),

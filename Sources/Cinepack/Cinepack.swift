@@ -1,5 +1,6 @@
 // The umbrella module: `import Cinepack` gives editing tools every layer at once.
 @_exported import CinepackCompression
 @_exported import CinepackContainer
+@_exported import CinepackEDL
 @_exported import CinepackFormat
 @_exported import CinepackTime

@@ -117,6 +117,10 @@ public enum BoxRegistry {
         add("tfra", .parsed(TrackFragmentRandomAccessBox.self), "\(iso) §8.8.10", essential: false)
         add("mfro", .parsed(MovieFragmentRandomAccessOffsetBox.self), "\(iso) §8.8.11", essential: false)
         add("sidx", .leaf, "\(iso) §8.16.3")
+        // cinepack's own boxes (spec/format.md).
+        add("cpdq", .leaf, "cinepack spec/format.md §5")
+        add("cpED", .container(), "cinepack spec/format.md §8")
+        add("cpES", .leaf, "cinepack spec/format.md §8")
         // Compressed movie.
         add("cmov", .container(), Clause.compressedMovie)
         add("dcom", .parsed(DataCompressionBox.self), Clause.compressedMovie)

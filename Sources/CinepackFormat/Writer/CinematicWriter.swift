@@ -431,6 +431,8 @@ public final class CinematicWriter {
             w.bytes(MovieHeaderBox(timescale: movieTimescale, duration: duration, nextTrackID: nextID).serialized())
             traks.forEach { w.bytes($0) }
             w.bytes(MovieParametersBox.serialized(configuration.parameters))
+            // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
+            w.box("udta") { $0.bytes(EDLSlots.emptyContainer()) }
         }
         return w.bytes
     }
