@@ -223,6 +223,10 @@ public struct CinematicMovie: Sendable {
         guard image.layout == .gray, let codes = image.samples16 else {
             throw .spec("\(path): disparity frame \(n) is not a 16-bit grey PNG", clause: "§5")
         }
+        if let entry = track.visual, image.width != Int(entry.width) || image.height != Int(entry.height) {
+            throw .spec("\(path): disparity frame \(n) is \(image.width)×\(image.height), but its sample entry says \(entry.width)×\(entry.height)",
+                        clause: "§5")
+        }
         return DisparityMap(codes: codes, width: image.width, height: image.height, quantization: q)
     }
 
