@@ -1,0 +1,58 @@
+import CinepackContainer
+import CinepackFormat
+
+/// A cinematic movie together with its stored edit-decision list: what `cinepack edl …`, the
+/// editor and the renderer work on. Reading never changes the file; `save` goes through the
+/// crash-safe slot update (spec/format.md §8).
+public struct MovieEdits: Sendable {
+    public let movie: CinematicMovie
+    public private(set) var store: EDLStore
+    /// The current EDL: the stored one, or an empty list bound to this movie.
+    public private(set) var edl: EditDecisionList
+    /// The binding of this movie (frame count, rate, fingerprint).
+    public let binding: MediaBinding
+    /// Problems found while reading the stored EDL (e.g. an interrupted edit left a torn slot).
+    public let warnings: [String]
+
+    public static func open(path: String) throws(EDLCommandError) -> MovieEdits {
+        let movie: CinematicMovie
+        do { movie = try CinematicMovie.open(path: path) } catch { throw .format(error) }
+        let store: EDLStore
+        do { store = try EDLStore(path: path) } catch { throw .storage(error) }
+        let binding: MediaBinding
+        do { binding = try MediaBinding(movie: movie) } catch { throw .format(error) }
+        var edl = EditDecisionList()
+        if let text = store.current.text, !text.isEmpty {
+            do { edl = try EditDecisionList.parse(text, source: "\(path) (stored EDL)") } catch { throw .edl(error) }
+        }
+        if edl.media == nil { edl.media = binding }
+        return MovieEdits(movie: movie, store: store, edl: edl, binding: binding, warnings: store.current.warnings)
+    }
+
+    /// Whether `other` was made for this movie.
+    public func isBound(_ other: EditDecisionList) -> Bool {
+        guard let media = other.media else { return true }
+        return media == binding
+    }
+
+    /// Validates `edl`, binds it to this movie and stores it. Returns how it was written.
+    @discardableResult
+    public mutating func save(_ edl: EditDecisionList) throws(EDLCommandError) -> EDLUpdateResult {
+        var bound = edl
+        bound.media = binding
+        do { try bound.validate(source: movie.path) } catch { throw .edl(error) }
+        let result: EDLUpdateResult
+        do { result = try store.update(text: bound.xmlData()) } catch { throw .storage(error) }
+        self.edl = bound
+        return result
+    }
+}
+
+/// One error type for the EDL commands: format, storage and XML errors keep their own messages.
+public struct EDLCommandError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+    public static func format(_ e: FormatError) -> EDLCommandError { EDLCommandError(e.description) }
+    public static func storage(_ e: EDLStorageError) -> EDLCommandError { EDLCommandError(e.description) }
+    public static func edl(_ e: EDLError) -> EDLCommandError { EDLCommandError(e.description) }
+}

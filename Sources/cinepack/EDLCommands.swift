@@ -1,0 +1,144 @@
+import ArgumentParser
+import Cinepack
+import Foundation
+
+struct EDLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edl",
+        abstract: "Export, import, clear or validate the edit-decision list (XML, spec/edl.md).",
+        discussion: """
+            The EDL holds every user change (aperture, focus decisions, user detection tracks, trims, speed) \
+            and nothing else; the captured metadata is never rewritten. It lives inside the movie and is \
+            updated in place, crash-safely: one small write, never a rewrite of the media (spec/format.md §8).
+            """,
+        subcommands: [Export.self, Import.self, Clear.self, Validate.self]
+    )
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the movie's EDL as a sidecar XML file (or to stdout).",
+            discussion: "Example: cinepack edl export clip.mov -o edits.xml")
+
+        @Argument(help: "A cinematic movie.") var file: String
+        @Option(name: .shortAndLong, help: "The XML file to write; stdout when omitted.") var output: String?
+
+        func run() throws {
+            let edits = try MovieEdits.open(path: file)
+            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
+            let data = edits.edl.xmlData()
+            if let output {
+                let writer = try AtomicFileWriter(path: output)
+                try writer.write(data)
+                try writer.commit()
+                print("wrote \(output): \(edits.edl.decisions.count) decisions, \(data.count) bytes")
+            } else {
+                FileHandle.standardOutput.write(Data(data))
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the movie's EDL with a sidecar XML file.",
+            discussion: """
+                The sidecar is validated (schema and rules, with line and column in errors) and must be bound to \
+                this movie (same frames, rate and picture fingerprint); --force applies one made for other media.
+                Example: cinepack edl import clip.mov edits.xml
+                """)
+
+        @Argument(help: "A cinematic movie.") var file: String
+        @Argument(help: "The EDL sidecar.") var sidecar: String
+        @Flag(help: "Apply an EDL bound to different media.") var force = false
+        @Flag(help: "Print the result as JSON.") var json = false
+
+        func run() throws {
+            guard let data = FileManager.default.contents(atPath: sidecar) else {
+                throw CLIErrors.failure("\(sidecar): cannot read the file")
+            }
+            let edl = try EditDecisionList.parse(Array(data), source: sidecar)
+            var edits = try MovieEdits.open(path: file)
+            if !edits.isBound(edl) && !force {
+                let theirs = edl.media.map { "\($0.frameCount) frames at \($0.frameRate), fingerprint \($0.fingerprint)" } ?? "-"
+                let ours = "\(edits.binding.frameCount) frames at \(edits.binding.frameRate), fingerprint \(edits.binding.fingerprint)"
+                throw CLIErrors.failure("\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
+            }
+            let result = try edits.save(edl)
+            EDLCommand.report(result, file: file, json: json)
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove every user edit (the captured metadata stays).",
+            discussion: "Example: cinepack edl clear clip.mov")
+
+        @Argument(help: "A cinematic movie.") var file: String
+        @Flag(help: "Print the result as JSON.") var json = false
+
+        func run() throws {
+            var edits = try MovieEdits.open(path: file)
+            let result = try edits.save(EditDecisionList())
+            EDLCommand.report(result, file: file, json: json)
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check an EDL file against spec/edl.rng and the rules of spec/edl.md.",
+            discussion: "Exit status 0 when valid; 1 with the first problem's line and column otherwise.")
+
+        @Argument(help: "The EDL XML file.") var sidecar: String
+
+        func run() throws {
+            guard let data = FileManager.default.contents(atPath: sidecar) else {
+                throw CLIErrors.failure("\(sidecar): cannot read the file")
+            }
+            let edl = try EditDecisionList.parse(Array(data), source: sidecar)
+            print("\(sidecar): valid (\(edl.decisions.count) decisions, \(edl.detectionTracks.count) tracks, \(edl.sourceRanges.count) ranges, \(edl.speedSegments.count) speed segments)")
+        }
+    }
+
+    static func report(_ result: EDLUpdateResult, file: String, json: Bool) {
+        if json {
+            let method = result.isFullRewrite ? "full-rewrite" : "in-place"
+            print(#"{"file":\#(JSONText.quote(file)),"method":"\#(method)","slot":"\#(result.slot)","sequence":\#(result.sequence),"bytes_written":\#(result.bytesWritten)}"#)
+        } else {
+            if result.isFullRewrite { CLIErrors.note("note: \(result)") }
+            print("\(file): \(result)")
+        }
+    }
+}
+
+struct ExportTimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-timeline",
+        abstract: "Export the clip with its focus decisions for editing tools: OpenTimelineIO or FCPXML.",
+        discussion: """
+            OTIO: a Timeline with the clip, every focus decision as a zero-duration marker, the aperture as an \
+            effect named cinepack.Cinematic and cinepack data under metadata["cinepack"]. FCPXML 1.10: the \
+            aperture through adjust-cinematic, focus decisions as markers. What maps where: spec/interchange.md.
+
+            Examples:
+              cinepack export-timeline clip.mov --format otio -o clip.otio
+              cinepack export-timeline clip.mov --format fcpxml -o clip.fcpxml
+            """
+    )
+
+    @Argument(help: "A cinematic movie.") var file: String
+    @Option(help: "otio or fcpxml.") var format: String
+    @Option(name: .shortAndLong, help: "The file to write.") var output: String
+
+    func validate() throws {
+        guard TimelineExport.Format(rawValue: format) != nil else { throw ValidationError("--format must be otio or fcpxml") }
+    }
+
+    func run() throws {
+        let edits = try MovieEdits.open(path: file)
+        let url = TimelineExport.fileURL(forPath: file, relativeTo: FileManager.default.currentDirectoryPath)
+        let data = try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url)
+        let writer = try AtomicFileWriter(path: output)
+        try writer.write(data)
+        try writer.commit()
+        print("wrote \(output): \(format), \(edits.edl.decisions.count) user decisions")
+    }
+}
