@@ -15,5 +15,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzMetadataDecoder",
             dependencies: [.product(name: "CinepackFormat", package: "cinepack")]),
+        .executableTarget(
+            name: "FuzzEDLReader",
+            dependencies: [.product(name: "CinepackEDL", package: "cinepack")]),
     ]
 )

@@ -28,7 +28,8 @@ public struct EDLStore: Sendable {
 
     /// Stores `text` as the new EDL. Returns the slot, sequence and bytes written, and whether the
     /// whole file had to be rewritten (and why). On failure the movie is left byte-identical
-    /// whenever the system lets us undo a partial slot write; it always opens with the old EDL.
+    /// whenever the system lets us undo a partial slot write; otherwise it opens with the old EDL
+    /// (or the new one, if its record was complete when the error came).
     @discardableResult
     public mutating func update(text: [UInt8]) throws(EDLStorageError) -> EDLUpdateResult {
         let handle = try io.openForUpdate(path: path)
@@ -67,7 +68,7 @@ public struct EDLStore: Sendable {
             }
             failure.message = "cannot write EDL slot \(target.slot) of \(path): \(error.message); "
                 + (restored ? "the file is unchanged"
-                    : "the slot may be left invalid, and the file still opens with the previous EDL")
+                    : "the slot could not be restored; the file opens with the previous EDL, or with the new one if its record was written completely")
             throw failure
         }
         var records = scan.records
