@@ -20,8 +20,12 @@ public enum Paths {
 
     /// The `cinepack` executable built next to the test bundle.
     public static var cinepackBinary: String {
-        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
-        for candidate in [bundle.appendingPathComponent("cinepack"), bundle.deletingLastPathComponent().appendingPathComponent("cinepack")] {
+        // macOS: bundleURL is the .xctest bundle; Linux: the folder holding the test executable
+        // (e.g. .build/x86_64-unknown-linux-gnu/debug, or under a custom --scratch-path).
+        let main = Bundle.main.bundleURL
+        let bundle = main.deletingLastPathComponent()
+        for candidate in [main.appendingPathComponent("cinepack"), bundle.appendingPathComponent("cinepack"),
+                          bundle.deletingLastPathComponent().appendingPathComponent("cinepack")] {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
         }
         // swift test builds products into the same directory as the .xctest bundle.

@@ -123,8 +123,18 @@ public enum Packer {
             guard loaded.image.width == first.width, loaded.image.height == first.height else {
                 throw FormatError("\(path): \(loaded.image.width)×\(loaded.image.height), but frame 0 is \(first.width)×\(first.height)")
             }
-            picture = codec == .png
-                ? .png(loaded.bytes, width: loaded.image.width, height: loaded.image.height) : .image(try rgb8(loaded.image))
+            // spec/format.md §4: a video sample is an RGB or RGBA PNG. A truecolour file is stored as
+            // it is; a palette file (decoded to RGB/RGBA) is re-encoded, pixel for pixel; grey is refused.
+            guard loaded.image.layout == .rgb || loaded.image.layout == .rgba else {
+                throw FormatError("\(path): \(loaded.image.bitDepth)-bit \(loaded.image.layout) PNG; frames must be RGB or RGBA")
+            }
+            let truecolour = (try? PNGDecoder.header(of: loaded.bytes)).map { $0.colorType == .rgb || $0.colorType == .rgba } ?? false
+            switch codec {
+            case .png:
+                picture = truecolour ? .png(loaded.bytes, width: loaded.image.width, height: loaded.image.height) : .image(loaded.image)
+            case .raw:
+                do { picture = .image(try rgb8(loaded.image)) } catch { throw FormatError("\(path): \(error.message)") }
+            }
         }
         let path = request.disparity.paths[index]
         let map = try loadDisparity(path, request)
