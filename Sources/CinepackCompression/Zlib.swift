@@ -18,7 +18,9 @@ public struct CompressionError: Error, Equatable, CustomStringConvertible, Senda
 public enum Zlib {
     /// Inflates a complete zlib stream. Never produces more than `limit` bytes: a stream that
     /// would is refused, so a hostile `cmov` or PNG cannot make us allocate without bound.
-    public static func inflate(_ input: some Collection<UInt8>, limit: Int, expectedSize: Int? = nil)
+    public static func inflate(
+        _ input: some Collection<UInt8>, limit: Int, expectedSize: Int? = nil
+    )
         throws -> [UInt8]
     {
         let source = Array(input)

@@ -65,7 +65,7 @@ public struct FrameGrid: Sendable, Hashable {
         let tts = Int64(t.timescale)
         // (t - start) in ticks is n / tts, where n = t.value * perSecond - start * tts (below 2^127).
         guard let scaledStart = g.start.multiplied(by: tts),
-              let n = WideInt.product(t.value, g.perSecond).subtracting(scaledStart)
+            let n = WideInt.product(t.value, g.perSecond).subtracting(scaledStart)
         else { return nil }
         // floor(n / (tts * perFrame)) in two floor divisions, which compose exactly for positive divisors.
         let (q1, r1) = n.floorDivided(by: tts)

@@ -70,7 +70,7 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible, Codable {
             let p = (fps * Double(q)).rounded()
             guard p >= 1, p <= Double(Int32.max) else { continue }
             let error = abs(fps - p / Double(q))
-            if let current = best, error >= current.error { continue }   // ties keep the smaller denominator
+            if let current = best, error >= current.error { continue }  // ties keep the smaller denominator
             best = (Int64(p), Int64(q), error)
             if error == 0 { break }
         }

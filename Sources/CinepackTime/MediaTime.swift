@@ -89,7 +89,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     private func combined(with other: MediaTime, subtracting: Bool) -> MediaTime? {
         let a = Int64(timescale)
         let b = Int64(other.timescale)
-        let common = a / greatestCommonDivisor(a, b) * b   // <= 2^62
+        let common = a / greatestCommonDivisor(a, b) * b  // <= 2^62
         let x = WideInt.product(value, common / a)
         let y = WideInt.product(other.value, common / b)
         // Each term is below 2^94, so the sum cannot leave 128 bits; the optional is a formality.
@@ -156,7 +156,8 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         let g2 = Int64(greatestCommonDivisor(p.magnitude, UInt64(r.timescale)))
         let lowestScale = WideInt.product(Int64(r.timescale) / g2, q / g1)
         if let scale = lowestScale.int64, scale <= Int64(Int32.max),
-           let v = WideInt.product(r.value / g1, p / g2).int64 {
+            let v = WideInt.product(r.value / g1, p / g2).int64
+        {
             return MediaTime(value: v, timescale: Int32(scale))
         }
         // 4. Not representable exactly: round at this timescale.
@@ -198,11 +199,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
         // remainder * 10^places < 2^31 * 10^18, fine at 128 bits; the quotient is < 10^places.
-        var fraction = WideInt.product(remainder, scale)
+        var fraction =
+            WideInt.product(remainder, scale)
             .divided(by: Int64(ts), rounding: .toNearestOrAwayFromZero)?.int64 ?? 0
-        if fraction == scale {   // rounding carried into the whole seconds
+        if fraction == scale {  // rounding carried into the whole seconds
             fraction = 0
-            whole += 1   // whole <= 2^63, so this cannot overflow UInt64
+            whole += 1  // whole <= 2^63, so this cannot overflow UInt64
         }
         var text = "\(whole)"
         if places > 0 {
@@ -224,7 +226,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
             places += 1
         }
         guard power == timescale, places > 0 else { return description }
-        var text = String(formattedSeconds(decimals: places).dropLast())   // exact: no rounding at these places
+        var text = String(formattedSeconds(decimals: places).dropLast())  // exact: no rounding at these places
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text + "s"

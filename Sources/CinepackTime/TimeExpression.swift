@@ -63,7 +63,7 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
             preconditionFailure("timecodeFrame(rate:) called on \(self)")
         }
         let text = description
-        let framesWidth = (0..<10).contains(f) ? 2 : "\(f)".count   // as padded by `description`
+        let framesWidth = (0..<10).contains(f) ? 2 : "\(f)".count  // as padded by `description`
         let framesPosition = text.count - framesWidth + 1
         let separatorPosition = framesPosition - 1
         func failure(at position: Int, _ reason: String) -> TimeParseError {

@@ -70,7 +70,9 @@ struct TimeExpressionParser {
     }
 
     /// An unsigned integer; an overflow is reported at its first digit with `overflowReason`.
-    private func integer(_ digits: Range<Int>, overflowReason: String = Reason.numberTooLarge)
+    private func integer(
+        _ digits: Range<Int>, overflowReason: String = Reason.numberTooLarge
+    )
         throws(TimeParseError) -> Int64
     {
         var n: Int64 = 0
@@ -85,7 +87,9 @@ struct TimeExpressionParser {
 
     /// Whole seconds plus decimal fraction digits as an exact time with a power-of-ten timescale.
     /// Trailing zeros are dropped first, so `12.30` is 123/10 and up to 9 significant places are allowed.
-    private func decimalTime(wholeSeconds: Int64, fraction: Range<Int>, numberStart: Int) throws(TimeParseError)
+    private func decimalTime(
+        wholeSeconds: Int64, fraction: Range<Int>, numberStart: Int
+    ) throws(TimeParseError)
         -> MediaTime
     {
         var end = fraction.upperBound
@@ -205,7 +209,7 @@ struct TimeExpressionParser {
         var seconds: Int64
         switch fields.count {
         case 2:
-            minutes = first   // m:ss: the minutes field may exceed 59 ("90:00")
+            minutes = first  // m:ss: the minutes field may exceed 59 ("90:00")
             seconds = try sexagesimal(fields[1], "seconds")
         default:
             hours = first

@@ -49,7 +49,8 @@ public struct TimeOffsetExpression: Sendable, Hashable, CustomStringConvertible 
                     throw TimeParseError(input: text, position: error.position + 1, reason: error.reason)
                 }
             }
-            let (frame, overflow) = negative
+            let (frame, overflow) =
+                negative
                 ? base.frame.subtractingReportingOverflow(count) : base.frame.addingReportingOverflow(count)
             guard !overflow, let t = grid.checkedTime(ofFrame: frame) else { throw outOfRange }
             return SnappedTime(frame: frame, time: t, requested: t, wasExact: true)

@@ -44,8 +44,8 @@ struct TimecodeCounting: Sendable {
         var frameInMinute: UInt64
         if isDropFrame {
             let drop = UInt64(dropped)
-            let perMinute = base * 60 - drop              // a minute that skips labels
-            let perTenMinutes = base * 600 - drop * 9     // the first minute of ten keeps all its labels
+            let perMinute = base * 60 - drop  // a minute that skips labels
+            let perTenMinutes = base * 600 - drop * 9  // the first minute of ten keeps all its labels
             let tens = frame / perTenMinutes
             let inTen = frame % perTenMinutes
             if inTen < base * 60 {
@@ -54,7 +54,7 @@ struct TimecodeCounting: Sendable {
             } else {
                 let afterFirst = inTen - base * 60
                 totalMinutes = tens * 10 + 1 + afterFirst / perMinute
-                frameInMinute = afterFirst % perMinute + drop   // labels resume after the skipped ones
+                frameInMinute = afterFirst % perMinute + drop  // labels resume after the skipped ones
             }
         } else {
             let perMinute = base * 60
@@ -92,11 +92,11 @@ struct TimecodeCounting: Sendable {
         // Checked all the way: hours come from user text and may be huge.
         func checked(_ r: (partialValue: Int64, overflow: Bool)) -> Int64? { r.overflow ? nil : r.partialValue }
         guard let hourMinutes = checked(Int64(hours).multipliedReportingOverflow(by: 60)),
-              let minutesCount = checked(hourMinutes.addingReportingOverflow(Int64(minutes))),
-              let minuteSeconds = checked(minutesCount.multipliedReportingOverflow(by: 60)),
-              let secondsCount = checked(minuteSeconds.addingReportingOverflow(Int64(seconds))),
-              let secondFrames = checked(secondsCount.multipliedReportingOverflow(by: nominal)),
-              let labelCount = checked(secondFrames.addingReportingOverflow(Int64(frames)))
+            let minutesCount = checked(hourMinutes.addingReportingOverflow(Int64(minutes))),
+            let minuteSeconds = checked(minutesCount.multipliedReportingOverflow(by: 60)),
+            let secondsCount = checked(minuteSeconds.addingReportingOverflow(Int64(seconds))),
+            let secondFrames = checked(secondsCount.multipliedReportingOverflow(by: nominal)),
+            let labelCount = checked(secondFrames.addingReportingOverflow(Int64(frames)))
         else { return .failure(.overflow) }
         if isDropFrame && minutesCount % 10 != 0 && seconds == 0 && Int64(frames) < dropped {
             return .failure(.skippedLabel)

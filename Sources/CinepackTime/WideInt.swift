@@ -108,7 +108,7 @@ struct WideInt: Hashable, Comparable, Sendable {
     func divided(by divisor: Int64, rounding rule: FloatingPointRoundingRule) -> WideInt? {
         let (q, r) = floorDivided(by: divisor)
         guard r != 0 else { return q }
-        let rest = divisor - r   // r vs rest compares the fraction with 1/2 without doubling (which could overflow)
+        let rest = divisor - r  // r vs rest compares the fraction with 1/2 without doubling (which could overflow)
         let roundUp: Bool
         switch rule {
         case .down: roundUp = false

@@ -21,7 +21,6 @@ enum CLIErrors {
     }
 }
 
-
 extension CLIErrors {
     /// A line for the user that is not the command's output (stderr), so pipes stay clean.
     static func note(_ text: String) {

@@ -60,7 +60,8 @@ struct EDLCommand: ParsableCommand {
             if !edits.isBound(edl) && !force {
                 let theirs = edl.media.map { "\($0.frameCount) frames at \($0.frameRate), fingerprint \($0.fingerprint)" } ?? "-"
                 let ours = "\(edits.binding.frameCount) frames at \(edits.binding.frameRate), fingerprint \(edits.binding.fingerprint)"
-                throw CLIErrors.failure("\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
+                throw CLIErrors.failure(
+                    "\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
             }
             let result = try edits.save(edl)
             EDLCommand.report(result, file: file, json: json)
@@ -94,14 +95,18 @@ struct EDLCommand: ParsableCommand {
                 throw CLIErrors.failure("\(sidecar): cannot read the file")
             }
             let edl = try EditDecisionList.parse(Array(data), source: sidecar)
-            print("\(sidecar): valid (\(edl.decisions.count) decisions, \(edl.detectionTracks.count) tracks, \(edl.sourceRanges.count) ranges, \(edl.speedSegments.count) speed segments)")
+            print(
+                "\(sidecar): valid (\(edl.decisions.count) decisions, \(edl.detectionTracks.count) tracks, \(edl.sourceRanges.count) ranges, \(edl.speedSegments.count) speed segments)"
+            )
         }
     }
 
     static func report(_ result: EDLUpdateResult, file: String, json: Bool) {
         if json {
             let method = result.isFullRewrite ? "full-rewrite" : "in-place"
-            print(#"{"file":\#(JSONText.quote(file)),"method":"\#(method)","slot":"\#(result.slot)","sequence":\#(result.sequence),"bytes_written":\#(result.bytesWritten)}"#)
+            print(
+                #"{"file":\#(JSONText.quote(file)),"method":"\#(method)","slot":"\#(result.slot)","sequence":\#(result.sequence),"bytes_written":\#(result.bytesWritten)}"#
+            )
         } else {
             if result.isFullRewrite { CLIErrors.note("note: \(result)") }
             print("\(file): \(result)")

@@ -67,7 +67,9 @@ struct ExtractCommand: ParsableCommand {
         try writer.commit()
         let time = snapped.time.formattedSeconds()
         if json {
-            print(#"{"output":\#(JSONText.quote(output)),"track":"\#(track)","frame":\#(frame),"time":"\#(snapped.time)","time_seconds":\#(snapped.time.seconds),"requested":\#(JSONText.quote(at))}"#)
+            print(
+                #"{"output":\#(JSONText.quote(output)),"track":"\#(track)","frame":\#(frame),"time":"\#(snapped.time)","time_seconds":\#(snapped.time.seconds),"requested":\#(JSONText.quote(at))}"#
+            )
         } else {
             print("wrote \(output): \(track) frame \(frame) at \(time)" + (snapped.wasExact ? "" : " (snapped from \(at))"))
         }

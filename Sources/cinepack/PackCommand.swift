@@ -98,9 +98,10 @@ struct PackCommand: ParsableCommand {
         parameters.minFNumber = min(parameters.minFNumber, fNumber)
         parameters.maxFNumber = max(parameters.maxFNumber, fNumber)
         let metadata = try DetectionsLoader.load(detections, type: detectionType, frameCount: maps.paths.count, pictures: pictures)
-        let request = PackRequest(output: output, pictures: pictures, disparity: maps,
-                                  disparityFormat: PackRequest.DisparityFormat(rawValue: disparityFormat)!, disparityRange: range,
-                                  metadata: metadata, parameters: parameters, audioPath: audio)
+        let request = PackRequest(
+            output: output, pictures: pictures, disparity: maps,
+            disparityFormat: PackRequest.DisparityFormat(rawValue: disparityFormat)!, disparityRange: range,
+            metadata: metadata, parameters: parameters, audioPath: audio)
         var progress = ProgressReporter(label: "pack", style: progressJSON ? .json : .automatic)
         let summary = try Packer.pack(request) { progress.update($0, of: $1) }
         Summaries.print(summary, json: json)
@@ -124,7 +125,9 @@ enum Arguments {
 enum Summaries {
     static func print(_ summary: CinematicWriteSummary, json: Bool) {
         if json {
-            Swift.print(#"{"output":\#(JSONText.quote(summary.path)),"frames":\#(summary.frames),"bytes":\#(summary.bytes),"duration":"\#(summary.duration)","duration_seconds":\#(summary.duration.seconds)}"#)
+            Swift.print(
+                #"{"output":\#(JSONText.quote(summary.path)),"frames":\#(summary.frames),"bytes":\#(summary.bytes),"duration":"\#(summary.duration)","duration_seconds":\#(summary.duration.seconds)}"#
+            )
         } else {
             Swift.print("wrote \(summary.path): \(summary.frames) frames, \(summary.duration.formattedSeconds()), \(summary.bytes) bytes")
         }

@@ -11,7 +11,9 @@ struct CinepackCommand: ParsableCommand {
             and 369f (frame number); a time is snapped to the nearest frame and the snapped time is reported.
             """,
         version: CinepackVersion.string,
-        subcommands: [InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self]
+        subcommands: [
+            InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
+        ]
     )
 }
 

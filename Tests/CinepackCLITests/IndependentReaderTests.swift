@@ -1,8 +1,7 @@
-import Foundation
-import Testing
-
 import Cinepack
+import Foundation
 import TestSupport
+import Testing
 
 /// A file the real `cinepack` binary writes is read by Tests/Interop/cinepack_reader.py, a reader
 /// written from spec/format.md alone (no shared code, no look at the Swift sources), and what it
@@ -295,8 +294,9 @@ import TestSupport
         #expect(int(json["timescale"]) == Int(track.timescale), "\(role) timescale")
         for (k, s) in samples.enumerated() {
             let info = try #require(track.samples.sample(at: k))
-            #expect(s.map(\.int64Value) == [info.offset, Int64(info.size), info.decodeTime, info.duration],
-                    "\(role) sample \(k): independent \(s), library \(info)")
+            #expect(
+                s.map(\.int64Value) == [info.offset, Int64(info.size), info.decodeTime, info.duration],
+                "\(role) sample \(k): independent \(s), library \(info)")
         }
     }
 

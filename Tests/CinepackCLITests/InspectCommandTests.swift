@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import TestSupport
+import Testing
 
 /// `cinepack inspect` through the real binary: golden text and JSON on committed fixtures, and the
 /// error paths a user meets.

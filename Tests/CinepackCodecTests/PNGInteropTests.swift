@@ -32,8 +32,9 @@ struct PNGInteropTests {
 
     /// ffmpeg's decode of a PNG file as rawvideo in `pixFmt`.
     static func ffmpegDecode(_ png: [UInt8], pixFmt: String) throws -> [UInt8] {
-        try ffmpeg(["-i", "in.png", "-f", "rawvideo", "-pix_fmt", pixFmt, "out.raw"],
-                   inputs: ["in.png": png], output: "out.raw")
+        try ffmpeg(
+            ["-i", "in.png", "-f", "rawvideo", "-pix_fmt", pixFmt, "out.raw"],
+            inputs: ["in.png": png], output: "out.raw")
     }
 
     /// ffmpeg encodes our raw pattern (odd size, real alpha content) with each prediction mode;
@@ -43,8 +44,10 @@ struct PNGInteropTests {
         let (layout, depth) = Self.format(named: pixFmt)
         let image = try TestImages.make(width: 97, height: 61, layout: layout, bitDepth: depth, seed: 2024)
         let png = try Self.ffmpeg(
-            ["-f", "rawvideo", "-pix_fmt", pixFmt, "-s", "97x61", "-i", "in.raw",
-             "-frames:v", "1", "-c:v", "png", "-pred", pred, "-f", "image2", "out.png"],
+            [
+                "-f", "rawvideo", "-pix_fmt", pixFmt, "-s", "97x61", "-i", "in.raw",
+                "-frames:v", "1", "-c:v", "png", "-pred", pred, "-f", "image2", "out.png",
+            ],
             inputs: ["in.raw": TestImages.rawBytes(image)], output: "out.png")
         #expect(Compare.images(try PNGDecoder.decode(png), image) == nil)
     }
@@ -73,8 +76,11 @@ struct PNGInteropTests {
 
     /// 1-bit greyscale written by ffmpeg (monob): we expand to 0/255 like ffmpeg's gray output.
     @Test func monochrome() throws {
-        let png = try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x60:rate=1", "-frames:v", "1",
-                                   "-pix_fmt", "monob", "-c:v", "png", "-f", "image2", "out.png"], output: "out.png")
+        let png = try Self.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=96x60:rate=1", "-frames:v", "1",
+                "-pix_fmt", "monob", "-c:v", "png", "-f", "image2", "out.png",
+            ], output: "out.png")
         #expect(try PNGDecoder.header(of: png).bitDepth == 1)
         let decoded = try PNGDecoder.decode(png)
         #expect(decoded.layout == .gray)
@@ -84,8 +90,11 @@ struct PNGInteropTests {
 
     /// ffmpeg's pal8 PNG: our RGB/RGBA vs ffmpeg's own decode of the same file.
     @Test func paletteFromFFmpeg() throws {
-        let png = try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x60:rate=1", "-frames:v", "1",
-                                   "-pix_fmt", "pal8", "-c:v", "png", "-f", "image2", "out.png"], output: "out.png")
+        let png = try Self.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=96x60:rate=1", "-frames:v", "1",
+                "-pix_fmt", "pal8", "-c:v", "png", "-f", "image2", "out.png",
+            ], output: "out.png")
         #expect(try PNGDecoder.header(of: png).colorType == .palette)
         let decoded = try PNGDecoder.decode(png)
         let rgba = try Self.ffmpegDecode(png, pixFmt: "rgba")
@@ -121,15 +130,18 @@ struct PNGInteropTests {
             // Alpha for all but the last entry, so "missing tRNS entries are opaque" is exercised.
             let alpha = (0..<max(entries - 1, 1)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let extra = colorType == 3 ? [RefPNG.chunk("PLTE", palette), RefPNG.chunk("tRNS", alpha)] : []
-            let filtered = RefPNG.imageData(width: width, height: height, samplesPerPixel: spp, depth: depth,
-                                            interlaced: interlaced, samples: samples,
-                                            filterFor: { pass, row in (pass * 3 + row) % 5 })
-            let png = try RefPNG.png(width: width, height: height, depth: depth, colorType: colorType,
-                                     interlaced: interlaced, filtered: filtered, beforeIDAT: extra)
+            let filtered = RefPNG.imageData(
+                width: width, height: height, samplesPerPixel: spp, depth: depth,
+                interlaced: interlaced, samples: samples,
+                filterFor: { pass, row in (pass * 3 + row) % 5 })
+            let png = try RefPNG.png(
+                width: width, height: height, depth: depth, colorType: colorType,
+                interlaced: interlaced, filtered: filtered, beforeIDAT: extra)
             let ours = try PNGDecoder.decode(png)
             let theirs = try Self.ffmpegDecode(png, pixFmt: pixFmt)
-            #expect(Compare.firstDifference(TestImages.rawBytes(ours), theirs) == nil,
-                    "colour type \(colorType) depth \(depth) interlaced \(interlaced)")
+            #expect(
+                Compare.firstDifference(TestImages.rawBytes(ours), theirs) == nil,
+                "colour type \(colorType) depth \(depth) interlaced \(interlaced)")
         }
     }
 

@@ -24,7 +24,8 @@ import Testing
                 #expect(chunks.last?.type == "IEND")
                 let ihdr = chunks.first?.data ?? []
                 let colorType: UInt8 = [.gray: 0, .grayAlpha: 4, .rgb: 2, .rgba: 6][layout] ?? 99
-                #expect(ihdr == RefPNG.be32(UInt32(w)) + RefPNG.be32(UInt32(h))
+                #expect(
+                    ihdr == RefPNG.be32(UInt32(w)) + RefPNG.be32(UInt32(h))
                         + [UInt8(depth), colorType, 0, 0, 0])
                 let filtered = try RefPNG.filteredData(of: png)
                 let rowBytes = w * layout.channels * depth / 8
@@ -56,8 +57,9 @@ import Testing
                 expected += RefPNG.filter(type, row: row, prior: prior, bpp: bpp)
                 prior = row
             }
-            #expect(Compare.firstDifference(try RefPNG.filteredData(of: png), expected) == nil,
-                    "\(layout) \(depth)-bit")
+            #expect(
+                Compare.firstDifference(try RefPNG.filteredData(of: png), expected) == nil,
+                "\(layout) \(depth)-bit")
         }
     }
 
@@ -77,12 +79,13 @@ import Testing
     @Test func knownBytes() throws {
         let gray = try PixelImage(width: 1, height: 1, layout: .gray, samples: [UInt8(0)])
         let png = try PNGEncoder.encode(gray, filter: .none)
-        #expect(Array(png.prefix(33)) == [
-            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A,
-            0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
-            0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00,
-            0x3A, 0x7E, 0x9B, 0x55,
-        ])
+        #expect(
+            Array(png.prefix(33)) == [
+                0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A,
+                0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+                0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00,
+                0x3A, 0x7E, 0x9B, 0x55,
+            ])
         #expect(Array(png.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
 
         let deep = try PixelImage(width: 2, height: 1, layout: .gray, samples: [UInt16(0x1234), 0xABCD])
@@ -95,13 +98,17 @@ import Testing
         let image = try TestImages.make(width: 31, height: 17, layout: .rgba, bitDepth: 8, seed: 5)
         let raw = TestImages.rawBytes(image).map(Int.init)
         let rows = (0..<17).map { Array(raw[($0 * 31 * 4)..<(($0 + 1) * 31 * 4)]) }
-        let filtered = RefPNG.imageData(width: 31, height: 17, samplesPerPixel: 4, depth: 8, interlaced: false,
-                                        samples: rows, filterFor: { _, r in r % 5 })
-        let ancillary = [RefPNG.chunk("gAMA", RefPNG.be32(45455)), RefPNG.chunk("tEXt", Array("Comment\0hi".utf8)),
-                         RefPNG.chunk("prVt", [1, 2, 3])]
+        let filtered = RefPNG.imageData(
+            width: 31, height: 17, samplesPerPixel: 4, depth: 8, interlaced: false,
+            samples: rows, filterFor: { _, r in r % 5 })
+        let ancillary = [
+            RefPNG.chunk("gAMA", RefPNG.be32(45455)), RefPNG.chunk("tEXt", Array("Comment\0hi".utf8)),
+            RefPNG.chunk("prVt", [1, 2, 3]),
+        ]
         for split in [1, 7, 100] {
-            let png = try RefPNG.png(width: 31, height: 17, depth: 8, colorType: 6, interlaced: false,
-                                     filtered: filtered, beforeIDAT: ancillary, idatSplit: split)
+            let png = try RefPNG.png(
+                width: 31, height: 17, depth: 8, colorType: 6, interlaced: false,
+                filtered: filtered, beforeIDAT: ancillary, idatSplit: split)
             #expect(Compare.images(try PNGDecoder.decode(png), image) == nil)
         }
     }
@@ -110,8 +117,10 @@ import Testing
     @Test(arguments: [(1, 1), (2, 2), (3, 1), (1, 5), (5, 5), (8, 8), (9, 9), (33, 19)])
     func interlacedDecodesToFullImage(width: Int, height: Int) throws {
         var rng = SplitMix64(seed: UInt64(width * 31 + height))
-        for (colorType, depth) in [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (2, 8), (2, 16), (3, 1), (3, 2), (3, 4),
-                                   (3, 8), (4, 8), (4, 16), (6, 8), (6, 16)] {
+        for (colorType, depth) in [
+            (0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (2, 8), (2, 16), (3, 1), (3, 2), (3, 4),
+            (3, 8), (4, 8), (4, 16), (6, 8), (6, 16),
+        ] {
             let spp = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 1
             let maxSample = (1 << depth) - 1
             let paletteSize = colorType == 3 ? min(1 << depth, 200) : 0
@@ -123,16 +132,20 @@ import Testing
             let palette = (0..<(paletteSize * 3)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let alpha = (0..<(paletteSize / 2)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let extra = colorType == 3 ? [RefPNG.chunk("PLTE", palette), RefPNG.chunk("tRNS", alpha)] : []
-            let filtered = RefPNG.imageData(width: width, height: height, samplesPerPixel: spp, depth: depth,
-                                            interlaced: true, samples: samples,
-                                            filterFor: { pass, row in (pass + row) % 5 })
-            let png = try RefPNG.png(width: width, height: height, depth: depth, colorType: colorType,
-                                     interlaced: true, filtered: filtered, beforeIDAT: extra)
+            let filtered = RefPNG.imageData(
+                width: width, height: height, samplesPerPixel: spp, depth: depth,
+                interlaced: true, samples: samples,
+                filterFor: { pass, row in (pass + row) % 5 })
+            let png = try RefPNG.png(
+                width: width, height: height, depth: depth, colorType: colorType,
+                interlaced: true, filtered: filtered, beforeIDAT: extra)
             let decoded = try PNGDecoder.decode(png)
-            let expected = try Self.expectedImage(width: width, height: height, colorType: colorType, depth: depth,
-                                                  samples: samples, palette: palette, alpha: alpha)
-            #expect(Compare.images(decoded, expected) == nil,
-                    "colour type \(colorType) depth \(depth) \(width)x\(height)")
+            let expected = try Self.expectedImage(
+                width: width, height: height, colorType: colorType, depth: depth,
+                samples: samples, palette: palette, alpha: alpha)
+            #expect(
+                Compare.images(decoded, expected) == nil,
+                "colour type \(colorType) depth \(depth) \(width)x\(height)")
         }
     }
 
@@ -147,14 +160,18 @@ import Testing
             }
             let palette = (0..<(paletteSize * 3)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let extra = colorType == 3 ? [RefPNG.chunk("PLTE", palette)] : []
-            let filtered = RefPNG.imageData(width: width, height: height, samplesPerPixel: 1, depth: depth,
-                                            interlaced: false, samples: samples, filterFor: { _, r in r % 5 })
-            let png = try RefPNG.png(width: width, height: height, depth: depth, colorType: colorType,
-                                     interlaced: false, filtered: filtered, beforeIDAT: extra)
-            let expected = try Self.expectedImage(width: width, height: height, colorType: colorType, depth: depth,
-                                                  samples: samples, palette: palette, alpha: nil)
-            #expect(Compare.images(try PNGDecoder.decode(png), expected) == nil,
-                    "colour type \(colorType) depth \(depth)")
+            let filtered = RefPNG.imageData(
+                width: width, height: height, samplesPerPixel: 1, depth: depth,
+                interlaced: false, samples: samples, filterFor: { _, r in r % 5 })
+            let png = try RefPNG.png(
+                width: width, height: height, depth: depth, colorType: colorType,
+                interlaced: false, filtered: filtered, beforeIDAT: extra)
+            let expected = try Self.expectedImage(
+                width: width, height: height, colorType: colorType, depth: depth,
+                samples: samples, palette: palette, alpha: nil)
+            #expect(
+                Compare.images(try PNGDecoder.decode(png), expected) == nil,
+                "colour type \(colorType) depth \(depth)")
         }
     }
 
@@ -192,9 +209,10 @@ import Testing
 
     /// What a decoder must output for file samples, computed directly from the spec: grey below
     /// 8 bits scaled to 0...255, palette entries looked up (RGBA when alpha is given).
-    static func expectedImage(width: Int, height: Int, colorType: Int, depth: Int, samples: [[Int]],
-                              palette: [UInt8], alpha: [UInt8]?) throws -> PixelImage
-    {
+    static func expectedImage(
+        width: Int, height: Int, colorType: Int, depth: Int, samples: [[Int]],
+        palette: [UInt8], alpha: [UInt8]?
+    ) throws -> PixelImage {
         let flat = samples.flatMap { $0 }
         switch colorType {
         case 3:
@@ -211,8 +229,9 @@ import Testing
                 return try PixelImage(width: width, height: height, layout: layout, samples: flat.map { UInt16($0) })
             }
             let maxValue = (1 << depth) - 1
-            return try PixelImage(width: width, height: height, layout: layout,
-                                  samples: flat.map { UInt8($0 * 255 / maxValue) })
+            return try PixelImage(
+                width: width, height: height, layout: layout,
+                samples: flat.map { UInt8($0 * 255 / maxValue) })
         }
     }
 }

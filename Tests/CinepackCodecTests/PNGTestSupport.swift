@@ -18,9 +18,10 @@ struct SplitMix64: RandomNumberGenerator {
 /// Test images: a mix of smooth ramps (which the predictive filters turn into small residuals),
 /// flat areas and noise, so every filter type gets exercised with non-trivial data.
 enum TestImages {
-    static func sampleValue(x: Int, y: Int, c: Int, width: Int, height: Int, maxValue: Int,
-                            rng: inout SplitMix64) -> Int
-    {
+    static func sampleValue(
+        x: Int, y: Int, c: Int, width: Int, height: Int, maxValue: Int,
+        rng: inout SplitMix64
+    ) -> Int {
         let region = (x * 3 / max(width, 1) + y * 2 / max(height, 1)) % 3
         switch region {
         case 0: return (x * 7 + y * 3 + c * 50) * maxValue / (7 * width + 3 * height + 150)
@@ -37,8 +38,10 @@ enum TestImages {
         for y in 0..<height {
             for x in 0..<width {
                 for c in 0..<layout.channels {
-                    values.append(sampleValue(x: x, y: y, c: c, width: width, height: height,
-                                              maxValue: maxValue, rng: &rng))
+                    values.append(
+                        sampleValue(
+                            x: x, y: y, c: c, width: width, height: height,
+                            maxValue: maxValue, rng: &rng))
                 }
             }
         }
@@ -87,9 +90,10 @@ enum RefPNG {
         return be32(UInt32(data.count)) + typeBytes + data + be32(Zlib.crc32(typeBytes + data))
     }
 
-    static func ihdr(width: UInt32, height: UInt32, depth: UInt8, colorType: UInt8, interlace: UInt8 = 0,
-                     compression: UInt8 = 0, filter: UInt8 = 0) -> [UInt8]
-    {
+    static func ihdr(
+        width: UInt32, height: UInt32, depth: UInt8, colorType: UInt8, interlace: UInt8 = 0,
+        compression: UInt8 = 0, filter: UInt8 = 0
+    ) -> [UInt8] {
         chunk("IHDR", be32(width) + be32(height) + [depth, colorType, compression, filter, interlace])
     }
 
@@ -151,9 +155,10 @@ enum RefPNG {
     /// The filtered (not yet compressed) image data. `samples[y][x * spp + c]` are file samples
     /// (palette indices for colour type 3). `filterFor(pass, row)` picks each row's filter; pass
     /// is 0 for non-interlaced images.
-    static func imageData(width: Int, height: Int, samplesPerPixel spp: Int, depth: Int, interlaced: Bool,
-                          samples: [[Int]], filterFor: (Int, Int) -> Int) -> [UInt8]
-    {
+    static func imageData(
+        width: Int, height: Int, samplesPerPixel spp: Int, depth: Int, interlaced: Bool,
+        samples: [[Int]], filterFor: (Int, Int) -> Int
+    ) -> [UInt8] {
         let bpp = max(1, spp * depth / 8)
         // Each reduced image as rows of pixel columns.
         var reduced: [(pass: Int, rows: [[Int]])] = []
@@ -187,9 +192,10 @@ enum RefPNG {
     }
 
     /// A complete PNG around the given filtered data.
-    static func png(width: Int, height: Int, depth: Int, colorType: Int, interlaced: Bool,
-                    filtered: [UInt8], beforeIDAT: [[UInt8]] = [], idatSplit: Int? = nil) throws -> [UInt8]
-    {
+    static func png(
+        width: Int, height: Int, depth: Int, colorType: Int, interlaced: Bool,
+        filtered: [UInt8], beforeIDAT: [[UInt8]] = [], idatSplit: Int? = nil
+    ) throws -> [UInt8] {
         let compressed = try Zlib.deflate(filtered, level: 9)
         var idats: [[UInt8]] = []
         if let step = idatSplit {
@@ -201,9 +207,13 @@ enum RefPNG {
         } else {
             idats = [chunk("IDAT", compressed)]
         }
-        return file([ihdr(width: UInt32(width), height: UInt32(height), depth: UInt8(depth),
-                          colorType: UInt8(colorType), interlace: interlaced ? 1 : 0)]
-                    + beforeIDAT + idats + [chunk("IEND", [])])
+        return file(
+            [
+                ihdr(
+                    width: UInt32(width), height: UInt32(height), depth: UInt8(depth),
+                    colorType: UInt8(colorType), interlace: interlaced ? 1 : 0)
+            ]
+                + beforeIDAT + idats + [chunk("IEND", [])])
     }
 
     /// Splits a PNG into (offset, type, data) for tests that edit chunks.

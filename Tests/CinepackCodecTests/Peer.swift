@@ -25,7 +25,8 @@ enum Peer {
     /// Searches PATH, then the usual install locations (a test runner's PATH can be minimal).
     static func locate(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let dirs = path.split(separator: ":").map(String.init)
+        let dirs =
+            path.split(separator: ":").map(String.init)
             + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/opt/local/bin"]
         for dir in dirs where !dir.isEmpty {
             let candidate = URL(fileURLWithPath: dir).appendingPathComponent(name)
@@ -73,8 +74,9 @@ enum Peer {
         try? outHandle.close()
         try? errHandle.close()
         try? inHandle.close()
-        return Output(status: process.terminationStatus,
-                      stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+        return Output(
+            status: process.terminationStatus,
+            stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
     }
 
     /// Runs a tool and fails, quoting its stderr, unless it exits with status 0.
@@ -82,10 +84,11 @@ enum Peer {
     static func runChecked(_ tool: URL, _ arguments: [String], stdin: Data? = nil) throws -> Output {
         let output = try run(tool, arguments, stdin: stdin)
         guard output.status == 0 else {
-            throw Failure(description: """
-                \(tool.lastPathComponent) \(arguments.joined(separator: " ")) exited with \(output.status):
-                \(output.stderrText)
-                """)
+            throw Failure(
+                description: """
+                    \(tool.lastPathComponent) \(arguments.joined(separator: " ")) exited with \(output.status):
+                    \(output.stderrText)
+                    """)
         }
         return output
     }

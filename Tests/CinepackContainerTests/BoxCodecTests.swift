@@ -18,28 +18,46 @@ import Testing
     static let identity: [UInt8] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000].flatMap { be32($0) }
 
     static let rows: [Row] = [
-        Row(name: "ftyp", bytes: box("ftyp", Array("qt  ".utf8) + be32(0x200) + Array("qt  cnpk".utf8)),
+        Row(
+            name: "ftyp", bytes: box("ftyp", Array("qt  ".utf8) + be32(0x200) + Array("qt  cnpk".utf8)),
             text: #"major_brand="qt  " minor_version=512 compatible_brands=["qt  ",cnpk]"#),
-        Row(name: "mvhd v0", bytes: box("mvhd", be32(0) + be32(1) + be32(2) + be32(600) + be32(3600) + be32(0x10000) + [1, 0] + Array(repeating: 0, count: 10)
-                                        + identity + Array(repeating: 0, count: 24) + be32(3)),
+        Row(
+            name: "mvhd v0",
+            bytes: box(
+                "mvhd",
+                be32(0) + be32(1) + be32(2) + be32(600) + be32(3600) + be32(0x10000) + [1, 0] + Array(repeating: 0, count: 10)
+                    + identity + Array(repeating: 0, count: 24) + be32(3)),
             text: "version=0 timescale=600 duration=3600 rate=1 next_track_id=3"),
-        Row(name: "tkhd v0", bytes: box("tkhd", be32(0x0000_0003) + be32(0) + be32(0) + be32(1) + be32(0) + be32(3600) + Array(repeating: 0, count: 8)
-                                        + [0, 0, 0, 0, 0, 0, 0, 0] + identity + be32(1280 << 16) + be32(720 << 16)),
+        Row(
+            name: "tkhd v0",
+            bytes: box(
+                "tkhd",
+                be32(0x0000_0003) + be32(0) + be32(0) + be32(1) + be32(0) + be32(3600) + Array(repeating: 0, count: 8)
+                    + [0, 0, 0, 0, 0, 0, 0, 0] + identity + be32(1280 << 16) + be32(720 << 16)),
             text: "version=0 flags=0x3 track_id=1 duration=3600 enabled=yes width=1280 height=720"),
-        Row(name: "mdhd v0", bytes: box("mdhd", be32(0) + be32(0) + be32(0) + be32(30000) + be32(180180) + [0x55, 0xC4, 0, 0]),
+        Row(
+            name: "mdhd v0", bytes: box("mdhd", be32(0) + be32(0) + be32(0) + be32(30000) + be32(180180) + [0x55, 0xC4, 0, 0]),
             text: "version=0 timescale=30000 duration=180180 language=und"),
-        Row(name: "hdlr", bytes: box("hdlr", be32(0) + be32(0) + Array("vide".utf8) + Array(repeating: 0, count: 12) + Array("Video\0".utf8)),
+        Row(
+            name: "hdlr",
+            bytes: box("hdlr", be32(0) + be32(0) + Array("vide".utf8) + Array(repeating: 0, count: 12) + Array("Video\0".utf8)),
             text: "handler_type=vide name=Video"),
-        Row(name: "elst v0", bytes: box("elst", be32(0) + be32(2) + be32(600) + be32(0xFFFF_FFFF) + be32(0x10000) + be32(3000) + be32(1024) + be32(0x10000)),
+        Row(
+            name: "elst v0",
+            bytes: box("elst", be32(0) + be32(2) + be32(600) + be32(0xFFFF_FFFF) + be32(0x10000) + be32(3000) + be32(1024) + be32(0x10000)),
             text: "entries=[{duration=600 media_time=-1 rate=1},{duration=3000 media_time=1024 rate=1}]"),
-        Row(name: "stts", bytes: box("stts", be32(0) + be32(2) + be32(10) + be32(1001) + be32(1) + be32(2002)),
+        Row(
+            name: "stts", bytes: box("stts", be32(0) + be32(2) + be32(10) + be32(1001) + be32(1) + be32(2002)),
             text: "entry_count=2 sample_count=11"),
         Row(name: "ctts", bytes: box("ctts", be32(0) + be32(1) + be32(5) + be32(0xFFFF_FC18)), text: "version=0 entry_count=1"),
         Row(name: "stss", bytes: box("stss", be32(0) + be32(2) + be32(1) + be32(31)), text: "entry_count=2"),
-        Row(name: "stsz variable", bytes: box("stsz", be32(0) + be32(0) + be32(3) + be32(100) + be32(200) + be32(300)),
+        Row(
+            name: "stsz variable", bytes: box("stsz", be32(0) + be32(0) + be32(3) + be32(100) + be32(200) + be32(300)),
             text: "sample_size=0 sample_count=3"),
         Row(name: "stsz constant", bytes: box("stsz", be32(0) + be32(4) + be32(48000)), text: "sample_size=4 sample_count=48000"),
-        Row(name: "stsc", bytes: box("stsc", be32(0) + be32(2) + be32(1) + be32(4) + be32(1) + be32(3) + be32(2) + be32(1)), text: "entry_count=2"),
+        Row(
+            name: "stsc", bytes: box("stsc", be32(0) + be32(2) + be32(1) + be32(4) + be32(1) + be32(3) + be32(2) + be32(1)),
+            text: "entry_count=2"),
         Row(name: "keyd", bytes: box("keyd", Array("mdtacom.example.key".utf8)), text: "namespace=mdta key=com.example.key"),
         Row(name: "dtyp", bytes: box("dtyp", be32(0) + be32(23)), text: "well_known_type=23"),
     ]

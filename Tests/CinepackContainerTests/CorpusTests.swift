@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CinepackContainer
-import TestSupport
 
 /// Every file in `corpus/valid` and `corpus/invalid` against its line in `corpus/manifest.tsv`.
 @Suite struct CorpusTests {

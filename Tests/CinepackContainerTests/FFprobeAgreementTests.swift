@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CinepackContainer
 
@@ -44,121 +44,140 @@ struct FFprobeAgreementTests {
         """
 
     static let cases: [Case] = [
-        Case(name: "h264-faststart.mp4", steps: { p in [video + h264 + ["-movflags", "+faststart", p("h264-faststart.mp4")]] },
-             checks: { movie in
-                 let order = movie.tree.boxes.map(\.type)
-                 let moov = try #require(order.firstIndex(of: "moov")), mdat = try #require(order.firstIndex(of: "mdat"))
-                 #expect(moov < mdat)
-             }),
-        Case(name: "h264-moov-last.mp4", steps: { p in [video + h264 + [p("h264-moov-last.mp4")]] },
-             checks: { movie in
-                 let order = movie.tree.boxes.map(\.type)
-                 let moov = try #require(order.firstIndex(of: "moov")), mdat = try #require(order.firstIndex(of: "mdat"))
-                 #expect(moov > mdat)
-             }),
-        Case(name: "png.mov", steps: { p in [video + ["-c:v", "png", p("png.mov")]] },
-             checks: { movie in #expect(movie.tracks.first?.codec == "png ") }),
-        Case(name: "fragmented.mp4",
-             steps: { p in [video + sine + h264 + ["-c:a", "aac"] + fragmented + [p("fragmented.mp4")]] },
-             checks: { movie in
-                 #expect(movie.isFragmented)
-                 #expect(movie.fragmentCount >= 1)
-                 #expect(movie.header.duration == 0, "empty_moov: every sample is in a fragment")
-             }),
-        Case(name: "fragmented-duration.mp4",
-             steps: { p in [video + h264 + ["-g", "5"] + fragmented + ["-frag_duration", "200000", p("fragmented-duration.mp4")]] },
-             checks: { movie in
-                 #expect(movie.isFragmented)
-                 #expect(movie.fragmentCount == 5, "a keyframe every 5 frames, 0.2 s fragments")
-             }),
-        Case(name: "pcm-s16-4ch.mov",
-             steps: { p in [video + sine + ["-c:v", "png", "-c:a", "pcm_s16le", "-ac", "4", p("pcm-s16-4ch.mov")]] },
-             checks: { movie in
-                 let audio = try #require(movie.tracks.first { $0.kind == .audio })
-                 #expect(audio.codec == "sowt")
-                 #expect(audio.audio?.channelCount == 4)
-             }),
-        Case(name: "pcm-s24-4ch.mov", steps: { p in [sine + ["-c:a", "pcm_s24le", "-ac", "4", p("pcm-s24-4ch.mov")]] },
-             checks: { movie in
-                 let audio = try #require(movie.tracks.first)
-                 #expect(audio.codec == "in24")
-                 #expect(audio.audio?.channelCount == 4)
-             }),
+        Case(
+            name: "h264-faststart.mp4", steps: { p in [video + h264 + ["-movflags", "+faststart", p("h264-faststart.mp4")]] },
+            checks: { movie in
+                let order = movie.tree.boxes.map(\.type)
+                let moov = try #require(order.firstIndex(of: "moov")), mdat = try #require(order.firstIndex(of: "mdat"))
+                #expect(moov < mdat)
+            }),
+        Case(
+            name: "h264-moov-last.mp4", steps: { p in [video + h264 + [p("h264-moov-last.mp4")]] },
+            checks: { movie in
+                let order = movie.tree.boxes.map(\.type)
+                let moov = try #require(order.firstIndex(of: "moov")), mdat = try #require(order.firstIndex(of: "mdat"))
+                #expect(moov > mdat)
+            }),
+        Case(
+            name: "png.mov", steps: { p in [video + ["-c:v", "png", p("png.mov")]] },
+            checks: { movie in #expect(movie.tracks.first?.codec == "png ") }),
+        Case(
+            name: "fragmented.mp4",
+            steps: { p in [video + sine + h264 + ["-c:a", "aac"] + fragmented + [p("fragmented.mp4")]] },
+            checks: { movie in
+                #expect(movie.isFragmented)
+                #expect(movie.fragmentCount >= 1)
+                #expect(movie.header.duration == 0, "empty_moov: every sample is in a fragment")
+            }),
+        Case(
+            name: "fragmented-duration.mp4",
+            steps: { p in [video + h264 + ["-g", "5"] + fragmented + ["-frag_duration", "200000", p("fragmented-duration.mp4")]] },
+            checks: { movie in
+                #expect(movie.isFragmented)
+                #expect(movie.fragmentCount == 5, "a keyframe every 5 frames, 0.2 s fragments")
+            }),
+        Case(
+            name: "pcm-s16-4ch.mov",
+            steps: { p in [video + sine + ["-c:v", "png", "-c:a", "pcm_s16le", "-ac", "4", p("pcm-s16-4ch.mov")]] },
+            checks: { movie in
+                let audio = try #require(movie.tracks.first { $0.kind == .audio })
+                #expect(audio.codec == "sowt")
+                #expect(audio.audio?.channelCount == 4)
+            }),
+        Case(
+            name: "pcm-s24-4ch.mov", steps: { p in [sine + ["-c:a", "pcm_s24le", "-ac", "4", p("pcm-s24-4ch.mov")]] },
+            checks: { movie in
+                let audio = try #require(movie.tracks.first)
+                #expect(audio.codec == "in24")
+                #expect(audio.audio?.channelCount == 4)
+            }),
         // Without empty_moov the first fragment's samples sit in moov's sample table, mvhd counts only
         // those, and there is no mehd: the movie lasts as long as its fragments say.
-        Case(name: "fragmented-moov.mp4",
-             steps: { p in
-                 [video + sine + h264BFrames + ["-g", "10", "-c:a", "aac", "-movflags", "frag_keyframe", p("fragmented-moov.mp4")]]
-             },
-             checks: { movie in
-                 #expect(movie.isFragmented)
-                 #expect(movie.moov.child("mvex")?.child("mehd") == nil)
-                 let video = try #require(movie.tracks.first)
-                 let inMoov = try #require(video.box.descendant(["mdia", "minf", "stbl", "stsz"])?.content(as: SampleSizeBox.self))
-                 #expect(inMoov.sampleCount > 0 && Int(inMoov.sampleCount) < video.samples.count)
-                 #expect(video.samples.hasCompositionOffsets && video.editList == nil)
-                 #expect(Int64(movie.header.duration) < movie.duration)
-             }),
+        Case(
+            name: "fragmented-moov.mp4",
+            steps: { p in
+                [video + sine + h264BFrames + ["-g", "10", "-c:a", "aac", "-movflags", "frag_keyframe", p("fragmented-moov.mp4")]]
+            },
+            checks: { movie in
+                #expect(movie.isFragmented)
+                #expect(movie.moov.child("mvex")?.child("mehd") == nil)
+                let video = try #require(movie.tracks.first)
+                let inMoov = try #require(video.box.descendant(["mdia", "minf", "stbl", "stsz"])?.content(as: SampleSizeBox.self))
+                #expect(inMoov.sampleCount > 0 && Int(inMoov.sampleCount) < video.samples.count)
+                #expect(video.samples.hasCompositionOffsets && video.editList == nil)
+                #expect(Int64(movie.header.duration) < movie.duration)
+            }),
         // B-frames: ffmpeg delays composition by two frames in ctts and skips them with the edit.
-        Case(name: "h264-bframes.mp4", steps: { p in [video + h264BFrames + [p("h264-bframes.mp4")]] },
-             checks: { movie in
-                 let track = try #require(movie.tracks.first)
-                 #expect(track.samples.hasCompositionOffsets)
-                 #expect(track.editList?.entries.map(\.mediaTime) == [1024])
-             }),
+        Case(
+            name: "h264-bframes.mp4", steps: { p in [video + h264BFrames + [p("h264-bframes.mp4")]] },
+            checks: { movie in
+                let track = try #require(movie.tracks.first)
+                #expect(track.samples.hasCompositionOffsets)
+                #expect(track.editList?.entries.map(\.mediaTime) == [1024])
+            }),
         // AAC: the edit skips the encoder's 1024 priming samples.
-        Case(name: "aac.mp4", steps: { p in [video + sine + h264 + ["-c:a", "aac", p("aac.mp4")]] },
-             checks: { movie in
-                 let audio = try #require(movie.tracks.first { $0.kind == .audio })
-                 #expect(audio.codec == "mp4a")
-                 #expect(audio.editList?.entries.map(\.mediaTime) == [1024])
-             }),
+        Case(
+            name: "aac.mp4", steps: { p in [video + sine + h264 + ["-c:a", "aac", p("aac.mp4")]] },
+            checks: { movie in
+                let audio = try #require(movie.tracks.first { $0.kind == .audio })
+                #expect(audio.codec == "mp4a")
+                #expect(audio.editList?.entries.map(\.mediaTime) == [1024])
+            }),
         // A leading empty edit delays the audio by 0.3 s.
-        Case(name: "itsoffset.mov",
-             steps: { p in [video + ["-itsoffset", "0.3"] + sine + h264 + ["-c:a", "pcm_s16le", p("itsoffset.mov")]] },
-             checks: { movie in
-                 let audio = try #require(movie.tracks.first { $0.kind == .audio })
-                 #expect(audio.editList?.entries.map(\.mediaTime) == [-1, 0])
-             }),
+        Case(
+            name: "itsoffset.mov",
+            steps: { p in [video + ["-itsoffset", "0.3"] + sine + h264 + ["-c:a", "pcm_s16le", p("itsoffset.mov")]] },
+            checks: { movie in
+                let audio = try #require(movie.tracks.first { $0.kind == .audio })
+                #expect(audio.editList?.entries.map(\.mediaTime) == [-1, 0])
+            }),
         // A stream copy from 0.3 s: the edit starts mid-GOP (the samples from the keyframe stay) and
         // runs to the end of the copied media's composition times, past the end of its decode times.
-        Case(name: "cut-mid-gop.mp4",
-             steps: { p in
-                 [["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2"] + h264BFrames + ["-g", "25", p("gop.mp4")],
-                  ["-ss", "0.3", "-t", "0.8", "-i", p("gop.mp4"), "-c", "copy", p("cut-mid-gop.mp4")]]
-             },
-             checks: { movie in
-                 let track = try #require(movie.tracks.first)
-                 let edit = try #require(track.editList?.entries.first)
-                 #expect(edit.mediaTime > 0)
-                 let media = rescale(Int64(edit.segmentDuration), from: movie.timescale, to: track.timescale)
-                 #expect(edit.mediaTime + media > track.mediaDuration, "the edit must end past the last decode time")
-             }),
+        Case(
+            name: "cut-mid-gop.mp4",
+            steps: { p in
+                [
+                    ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2"] + h264BFrames + ["-g", "25", p("gop.mp4")],
+                    ["-ss", "0.3", "-t", "0.8", "-i", p("gop.mp4"), "-c", "copy", p("cut-mid-gop.mp4")],
+                ]
+            },
+            checks: { movie in
+                let track = try #require(movie.tracks.first)
+                let edit = try #require(track.editList?.entries.first)
+                #expect(edit.mediaTime > 0)
+                let media = rescale(Int64(edit.segmentDuration), from: movie.timescale, to: track.timescale)
+                #expect(edit.mediaTime + media > track.mediaDuration, "the edit must end past the last decode time")
+            }),
         // ffmpeg never writes an edit longer than its media; lengthen the one of a plain file to
         // 1.5 s of 1 s of media. Presentation can only show the media there is.
-        Case(name: "edit-past-media.mp4", steps: { p in [video + h264 + ["-movflags", "+faststart", p("edit-past-media.mp4")]] },
-             patch: { bytes in
-                 // With moov first, the first 'elst' bytes are the box type. Then come version and
-                 // flags, entry_count, and (version 0) the 32-bit segment_duration.
-                 let at = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("elst".utf8) })
-                 try #require(bytes[at + 4..<at + 16].elementsEqual([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0x03, 0xE8]),
-                              "version 0, one edit of 1000 movie ticks")
-                 bytes[at + 14] = 0x05
-                 bytes[at + 15] = 0xDC
-             },
-             checks: { movie in #expect(movie.tracks.first?.editList?.entries.first?.segmentDuration == 1500) }),
-        Case(name: "timecode.mov", steps: { p in [video + ["-c:v", "png", "-timecode", "01:00:00:00", p("timecode.mov")]] },
-             checks: { movie in
-                 let timecode = try #require(movie.tracks.first { $0.kind == .timecode })
-                 #expect(timecode.codec == "tmcd")
-                 #expect(movie.tracks.first?.referencedTracks("tmcd") == [timecode.id])
-             }),
-        Case(name: "subtitles.mp4",
-             steps: { p in [video + ["-i", p("subtitles.srt")] + h264 + ["-c:s", "mov_text", p("subtitles.mp4")]] },
-             checks: { movie in #expect(movie.tracks.last?.kind == .text) }),
-        Case(name: "subtitles.mov",
-             steps: { p in [video + ["-i", p("subtitles.srt"), "-c:v", "png", "-c:s", "mov_text", p("subtitles.mov")]] },
-             checks: { movie in #expect(movie.tracks.last?.kind == .text) }),
+        Case(
+            name: "edit-past-media.mp4", steps: { p in [video + h264 + ["-movflags", "+faststart", p("edit-past-media.mp4")]] },
+            patch: { bytes in
+                // With moov first, the first 'elst' bytes are the box type. Then come version and
+                // flags, entry_count, and (version 0) the 32-bit segment_duration.
+                let at = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("elst".utf8) })
+                try #require(
+                    bytes[at + 4..<at + 16].elementsEqual([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0x03, 0xE8]),
+                    "version 0, one edit of 1000 movie ticks")
+                bytes[at + 14] = 0x05
+                bytes[at + 15] = 0xDC
+            },
+            checks: { movie in #expect(movie.tracks.first?.editList?.entries.first?.segmentDuration == 1500) }),
+        Case(
+            name: "timecode.mov", steps: { p in [video + ["-c:v", "png", "-timecode", "01:00:00:00", p("timecode.mov")]] },
+            checks: { movie in
+                let timecode = try #require(movie.tracks.first { $0.kind == .timecode })
+                #expect(timecode.codec == "tmcd")
+                #expect(movie.tracks.first?.referencedTracks("tmcd") == [timecode.id])
+            }),
+        Case(
+            name: "subtitles.mp4",
+            steps: { p in [video + ["-i", p("subtitles.srt")] + h264 + ["-c:s", "mov_text", p("subtitles.mp4")]] },
+            checks: { movie in #expect(movie.tracks.last?.kind == .text) }),
+        Case(
+            name: "subtitles.mov",
+            steps: { p in [video + ["-i", p("subtitles.srt"), "-c:v", "png", "-c:s", "mov_text", p("subtitles.mov")]] },
+            checks: { movie in #expect(movie.tracks.last?.kind == .text) }),
     ]
 
     @Test(arguments: cases)
@@ -223,8 +242,9 @@ struct FFprobeAgreementTests {
         // format.duration is the movie duration in seconds (mvhd; for a fragmented file without
         // mehd, the longest stream), printed to the microsecond: within one of our movie ticks.
         let seconds = try #require(probe.format.duration.flatMap(Double.init))
-        #expect(abs(seconds * Double(movie.timescale) - Double(movie.duration)) <= 1,
-                "ffprobe \(seconds) s, ours \(movie.duration)/\(movie.timescale)")
+        #expect(
+            abs(seconds * Double(movie.timescale) - Double(movie.duration)) <= 1,
+            "ffprobe \(seconds) s, ours \(movie.duration)/\(movie.timescale)")
     }
 
     /// The track's presentation in its media timescale: where it starts and how long it lasts.

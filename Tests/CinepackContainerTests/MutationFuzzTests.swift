@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CinepackContainer
-import TestSupport
 
 /// A seeded mutation fuzzer over the corpus: bit flips, truncations, size-field rewrites and
 /// splices. Every case must end in a result or a `ContainerError`: no crash, no hang, and memory
@@ -33,10 +33,13 @@ import TestSupport
             bytes.removeSubrange(Int(rng.next() % UInt64(bytes.count))...)
         case 2, 3:  // rewrite a box size with an interesting value
             guard let at = headers.randomElement(using: &rng), at + 4 <= bytes.count else { break }
-            let interesting: [UInt32] = [0, 1, 7, 8, 9, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x8000_0000, UInt32(bytes.count - at), UInt32(bytes.count - at + 1),
-                                         UInt32(truncatingIfNeeded: rng.next())]
+            let interesting: [UInt32] = [
+                0, 1, 7, 8, 9, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x8000_0000, UInt32(bytes.count - at), UInt32(bytes.count - at + 1),
+                UInt32(truncatingIfNeeded: rng.next()),
+            ]
             let v = interesting[Int(rng.next() % UInt64(interesting.count))]
-            bytes[at] = UInt8(v >> 24); bytes[at + 1] = UInt8(v >> 16 & 0xFF); bytes[at + 2] = UInt8(v >> 8 & 0xFF); bytes[at + 3] = UInt8(v & 0xFF)
+            bytes[at] = UInt8(v >> 24); bytes[at + 1] = UInt8(v >> 16 & 0xFF); bytes[at + 2] = UInt8(v >> 8 & 0xFF);
+            bytes[at + 3] = UInt8(v & 0xFF)
         case 4:  // overwrite a table field (just after a header) with extreme values
             guard let at = headers.randomElement(using: &rng), at + 20 <= bytes.count else { break }
             let field = at + 8 + Int(rng.next() % 12)

@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CinepackContainer
-import TestSupport
 
 /// The writing side: unchanged trees come out byte for byte; replacing one box keeps every other
 /// box, known or not, exactly as it was; new files appear atomically.

@@ -1,8 +1,8 @@
 import CinepackContainer
 import CinepackFormat
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CinepackEDL
 
@@ -49,8 +49,11 @@ import TestSupport
             do {
                 let result = try store.update(text: newText)
                 #expect(!expectCrash, "\(fault): the update reported success")
-                #expect(result == EDLUpdateResult(method: .inPlace, slot: .a, sequence: 3, bytesWritten: Int64(target.capacity),
-                                                  capacity: target.capacity, recordOffset: target.recordOffset))
+                #expect(
+                    result
+                        == EDLUpdateResult(
+                            method: .inPlace, slot: .a, sequence: 3, bytesWritten: Int64(target.capacity),
+                            capacity: target.capacity, recordOffset: target.recordOffset))
             } catch {
                 #expect(expectCrash, "\(fault): \(error)")
             }
@@ -64,10 +67,12 @@ import TestSupport
             #expect(after.count == base.count)
             let record = Int(target.recordOffset)..<Int(target.recordOffset) + target.capacity
             #expect(StorageFixtures.digest(after[mdat]) == StorageFixtures.digest(base[mdat]), "\(fault): media bytes changed")
-            #expect(StorageFixtures.digest(after[..<record.lowerBound]) == StorageFixtures.digest(base[..<record.lowerBound]),
-                    "\(fault): bytes before the slot changed")
-            #expect(StorageFixtures.digest(after[record.upperBound...]) == StorageFixtures.digest(base[record.upperBound...]),
-                    "\(fault): bytes after the slot changed")
+            #expect(
+                StorageFixtures.digest(after[..<record.lowerBound]) == StorageFixtures.digest(base[..<record.lowerBound]),
+                "\(fault): bytes before the slot changed")
+            #expect(
+                StorageFixtures.digest(after[record.upperBound...]) == StorageFixtures.digest(base[record.upperBound...]),
+                "\(fault): bytes after the slot changed")
 
             let reopened = try EDLStore(path: path)
             let current = reopened.current

@@ -1,13 +1,12 @@
-import Foundation
-import Testing
-
 import CinepackEDL
+import Foundation
 import TestSupport
+import Testing
 
 /// corpus/edl: every file has a manifest row (corpus/edl/README.md) and produces what it says.
 @Suite struct EDLCorpusTests {
     struct Row {
-        var file: String    // e.g. "invalid/doctype.xml"
+        var file: String  // e.g. "invalid/doctype.xml"
         var expectation: String
     }
 
@@ -74,7 +73,8 @@ import TestSupport
         let schema = Paths.root.appendingPathComponent("spec/edl.rng").path
         for file in Self.files() where file.hasPrefix("invalid/") {
             let error = try #require(try Self.error(file), "\(file) must be refused")
-            let lint = try Peers.run("xmllint", ["--noout", "--nonet", "--relaxng", schema, Paths.corpus("edl/\(file)")], allowFailure: true)
+            let lint = try Peers.run(
+                "xmllint", ["--noout", "--nonet", "--relaxng", schema, Paths.corpus("edl/\(file)")], allowFailure: true)
             switch error.kind {
             case .schema, .unsupportedVersion, .notAnEDL:
                 #expect(lint.status != 0, "\(file): xmllint accepts what we call a schema error")
@@ -82,7 +82,7 @@ import TestSupport
                 // Foreign content in no namespace is our rule (§9), not the schema's.
                 #expect(lint.status == 0, "\(file): xmllint refuses what we call a rule error: \(lint.stderr)")
             default:
-                break   // XML-level refusals: xmllint has its own opinions (it may read DTDs)
+                break  // XML-level refusals: xmllint has its own opinions (it may read DTDs)
             }
         }
     }

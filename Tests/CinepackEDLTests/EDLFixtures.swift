@@ -34,23 +34,30 @@ enum EDLFixtures {
         edl.fNumber = 1.4
         edl.decisions = [
             UserDecision(time: ntscFrame(0), frame: 0, target: .detection(4), strength: .weak),
-            UserDecision(time: ntscFrame(369), frame: 369, target: .group(2), strength: .strong,
-                         minTransition: 0.5, maxTransition: 1),
-            UserDecision(time: ntscFrame(400), frame: 400, target: .fixedDisparity(0.7), strength: .strong,
-                         minTransition: 1.0 / 3),
-            UserDecision(time: ntscFrame(450), frame: 450, target: .point(x: 0.5, y: 0.25), strength: .weak,
-                         maxTransition: 0.75),
+            UserDecision(
+                time: ntscFrame(369), frame: 369, target: .group(2), strength: .strong,
+                minTransition: 0.5, maxTransition: 1),
+            UserDecision(
+                time: ntscFrame(400), frame: 400, target: .fixedDisparity(0.7), strength: .strong,
+                minTransition: 1.0 / 3),
+            UserDecision(
+                time: ntscFrame(450), frame: 450, target: .point(x: 0.5, y: 0.25), strength: .weak,
+                maxTransition: 0.75),
             UserDecision(time: ntscFrame(600), frame: 600, target: .detection(1_000_001), strength: .strong),
         ]
         edl.detectionTracks = [
-            UserDetectionTrack(id: 1_000_000, kind: .fixed, samples: [
-                .init(frame: 12, rect: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), disparity: 0.7)
-            ]),
-            UserDetectionTrack(id: 1_000_001, kind: .custom, samples: [
-                .init(frame: 600, rect: NormalizedRect(x: 0, y: 0, width: 1, height: 1), disparity: 0),
-                .init(frame: 601, rect: NormalizedRect(x: 0.333333, y: 1e-05, width: 0.25, height: 0.5), disparity: 12.5),
-                .init(frame: 899, rect: NormalizedRect(x: 0.9, y: 0.9, width: 0.1, height: 0.1), disparity: 3.4028235e+38),
-            ]),
+            UserDetectionTrack(
+                id: 1_000_000, kind: .fixed,
+                samples: [
+                    .init(frame: 12, rect: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), disparity: 0.7)
+                ]),
+            UserDetectionTrack(
+                id: 1_000_001, kind: .custom,
+                samples: [
+                    .init(frame: 600, rect: NormalizedRect(x: 0, y: 0, width: 1, height: 1), disparity: 0),
+                    .init(frame: 601, rect: NormalizedRect(x: 0.333333, y: 1e-05, width: 0.25, height: 0.5), disparity: 12.5),
+                    .init(frame: 899, rect: NormalizedRect(x: 0.9, y: 0.9, width: 0.1, height: 0.1), disparity: 3.4028235e+38),
+                ]),
         ]
         edl.sourceRanges = [
             SourceRange(start: ntscFrame(0), end: ntscFrame(300)),
@@ -88,9 +95,11 @@ enum EDLFixtures {
             UserDecision(time: time(7_200_000, 2_400_000), frame: 90, target: .fixedDisparity(-0.0), strength: .weak),
         ]
         edl.detectionTracks = [
-            UserDetectionTrack(id: 4_294_967_295, kind: .custom, samples: [
-                .init(frame: 239, rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5), disparity: 1)
-            ])
+            UserDetectionTrack(
+                id: 4_294_967_295, kind: .custom,
+                samples: [
+                    .init(frame: 239, rect: NormalizedRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5), disparity: 1)
+                ])
         ]
         edl.sourceRanges = [SourceRange(start: time(0, 1), end: time(8, 1))]
         return edl
@@ -102,10 +111,12 @@ enum EDLFixtures {
         edl.media = MediaBinding(frameCount: 10, frameRate: FrameRate(frames: 24000, per: 1001)!, fingerprint: "00000000")
         edl.fNumber = 16
         edl.decisions = [
-            UserDecision(time: time(0, 24000), frame: 0, target: .point(x: 1, y: 0), strength: .weak,
-                         minTransition: 1e-300, maxTransition: 0.1),
-            UserDecision(time: time(1001, 24000), frame: 1, target: .fixedDisparity(1e-45), strength: .strong,
-                         minTransition: 123456789.125, maxTransition: 1e300),
+            UserDecision(
+                time: time(0, 24000), frame: 0, target: .point(x: 1, y: 0), strength: .weak,
+                minTransition: 1e-300, maxTransition: 0.1),
+            UserDecision(
+                time: time(1001, 24000), frame: 1, target: .fixedDisparity(1e-45), strength: .strong,
+                minTransition: 123456789.125, maxTransition: 1e300),
             UserDecision(time: time(9009, 24000), frame: 9, target: .point(x: 0.1, y: 0.99999994), strength: .weak),
         ]
         return edl
@@ -184,9 +195,11 @@ struct RandomEDL {
             var minT: Double? = chance(0.3) ? Double.random(in: 0.01...1, using: &rng) : nil
             var maxT: Double? = chance(0.3) ? Double.random(in: 1...3, using: &rng) : nil
             if chance(0.1) { (minT, maxT) = (1.0 / 3, 1) }
-            edl.decisions.append(UserDecision(time: time(grid, frame), frame: frame, target: target,
-                                              strength: chance(0.5) ? .weak : .strong,
-                                              minTransition: minT, maxTransition: maxT))
+            edl.decisions.append(
+                UserDecision(
+                    time: time(grid, frame), frame: frame, target: target,
+                    strength: chance(0.5) ? .weak : .strong,
+                    minTransition: minT, maxTransition: maxT))
             frame += Int64(int(1...300))
         }
         for _ in 0..<int(0...3) {
@@ -199,8 +212,10 @@ struct RandomEDL {
             start += Int64(int(0...50))
             guard start < Int64(frames) else { break }
             let end = min(Int64(frames), start + Int64(int(1...200)))
-            edl.speedSegments.append(SpeedSegment(start: time(grid, start), end: time(grid, end),
-                                                  rateNumerator: Int64(int(1...4)), rateDenominator: Int64(int(1...4))))
+            edl.speedSegments.append(
+                SpeedSegment(
+                    start: time(grid, start), end: time(grid, end),
+                    rateNumerator: Int64(int(1...4)), rateDenominator: Int64(int(1...4))))
             start = end
         }
         if chance(0.3) { edl.foreignElements = Array(Self.foreign.prefix(int(1...3))) }

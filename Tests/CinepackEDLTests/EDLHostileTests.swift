@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CinepackEDL
-import TestSupport
 
 /// Hostile XML (DESIGN §6): each refused with a clear error, quickly, before anything grows.
 @Suite struct EDLHostileTests {
@@ -11,8 +11,10 @@ import TestSupport
 
     /// Parses `text` (or bytes), expecting refusal of `kind` within `seconds`.
     @discardableResult
-    static func refuse(_ bytes: [UInt8], _ kind: EDLError.Kind, within seconds: Double = 2,
-                       _ comment: Comment? = nil) -> EDLError? {
+    static func refuse(
+        _ bytes: [UInt8], _ kind: EDLError.Kind, within seconds: Double = 2,
+        _ comment: Comment? = nil
+    ) -> EDLError? {
         let clock = ContinuousClock()
         let start = clock.now
         let error = #expect(throws: EDLError.self, comment) { try EditDecisionList.parse(bytes, source: "hostile.xml") }
@@ -54,11 +56,15 @@ import TestSupport
 
     /// XInclude is not processed: the element is foreign data, kept as written, never resolved.
     @Test func xincludeIsNotProcessed() throws {
-        let doc = Self.open + Self.root + "<extensions>"
+        let doc =
+            Self.open + Self.root + "<extensions>"
             + #"<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"/>"#
             + "</extensions></edl>"
         let edl = try EditDecisionList.parse(Array(doc.utf8), source: "xinclude.xml")
-        #expect(edl.foreignElements == [#"<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"></xi:include>"#])
+        #expect(
+            edl.foreignElements == [
+                #"<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"></xi:include>"#
+            ])
         #expect(!String(decoding: edl.xmlData(), as: UTF8.self).contains("root:"))
     }
 
@@ -75,7 +81,8 @@ import TestSupport
 
     /// Quadratic blowup (one large entity used many times) also needs a DOCTYPE.
     @Test func quadraticBlowup() {
-        let doc = Self.open + "<!DOCTYPE edl [<!ENTITY a \"" + String(repeating: "a", count: 50_000) + "\">]>\n"
+        let doc =
+            Self.open + "<!DOCTYPE edl [<!ENTITY a \"" + String(repeating: "a", count: 50_000) + "\">]>\n"
             + Self.root + "<extensions><x:l xmlns:x=\"urn:x\">" + String(repeating: "&a;", count: 50_000)
             + "</x:l></extensions></edl>"
         Self.refuse(doc, .doctype, within: 1)
@@ -83,7 +90,8 @@ import TestSupport
 
     @Test func tenThousandDeepNesting() {
         let n = 10_000
-        let doc = Self.open + Self.root + "<extensions><x:n xmlns:x=\"urn:x\">"
+        let doc =
+            Self.open + Self.root + "<extensions><x:n xmlns:x=\"urn:x\">"
             + String(repeating: "<x:n>", count: n) + String(repeating: "</x:n>", count: n) + "</x:n></extensions></edl>"
         let error = Self.refuse(doc, .tooDeep, within: 1)
         #expect(error?.description.contains("nested more than \(XMLLimits.maxDepth) deep") == true)
@@ -110,7 +118,9 @@ import TestSupport
         bytes.replaceSubrange(0..<head.count, with: head)
         bytes.replaceSubrange((bytes.count - tail.count)..., with: tail)
         let error = Self.refuse(bytes, .tooLarge, within: 0.5)
-        #expect(error?.description == "hostile.xml: \(bytes.count) bytes is larger than the \(XMLLimits.maxInputBytes)-byte limit for an EDL (spec/edl.md §2)")
+        #expect(
+            error?.description
+                == "hostile.xml: \(bytes.count) bytes is larger than the \(XMLLimits.maxInputBytes)-byte limit for an EDL (spec/edl.md §2)")
         // One byte over the limit is refused as well.
         Self.refuse([UInt8](repeating: 0x20, count: XMLLimits.maxInputBytes + 1), .tooLarge, within: 0.5)
     }
@@ -121,8 +131,10 @@ import TestSupport
         var edl = EDLFixtures.mediaOnly
         edl.media?.frameCount = 10_000_000
         for f in 0..<20_000 as Range<Int64> {
-            edl.decisions.append(UserDecision(time: .init(value: f, timescale: 30), frame: f, target: .detection(UInt32(f % 1000 + 1)),
-                                              strength: .weak, minTransition: 0.5, maxTransition: 1))
+            edl.decisions.append(
+                UserDecision(
+                    time: .init(value: f, timescale: 30), frame: f, target: .detection(UInt32(f % 1000 + 1)),
+                    strength: .weak, minTransition: 0.5, maxTransition: 1))
         }
         var bytes = edl.xmlData()
         #expect(bytes.count > 2_000_000 && bytes.count < XMLLimits.maxInputBytes)
@@ -138,8 +150,10 @@ import TestSupport
     }
 
     @Test func doctypeOfAnyKind() {
-        for doctype in ["<!DOCTYPE edl>", "<!DOCTYPE edl []>", "<!DOCTYPE edl PUBLIC \"-//x//y\" \"edl.dtd\">",
-                        "<!DOCTYPE edl [<!ELEMENT edl ANY><!ATTLIST edl version CDATA \"1\">]>"] {
+        for doctype in [
+            "<!DOCTYPE edl>", "<!DOCTYPE edl []>", "<!DOCTYPE edl PUBLIC \"-//x//y\" \"edl.dtd\">",
+            "<!DOCTYPE edl [<!ELEMENT edl ANY><!ATTLIST edl version CDATA \"1\">]>",
+        ] {
             let error = Self.refuse(Self.open + doctype + "\n" + Self.root + "</edl>", .doctype)
             #expect(error?.line == 2)
         }
@@ -151,15 +165,17 @@ import TestSupport
         error = Self.refuse(Self.open + #"<e:edl xmlns:e="urn:other" version="1"/>"#, .notAnEDL)
         #expect(error?.message.contains("<e:edl>") == true)
         error = Self.refuse(Self.open + #"<edl xmlns="urn:cinepack:edl:1" version="1.0"/>"#, .unsupportedVersion)
-        #expect(error?.description == #"hostile.xml:2:1: EDL version "1.0" is not supported; this cinepack reads version 1 (spec/edl.md §2)"#)
+        #expect(
+            error?.description == #"hostile.xml:2:1: EDL version "1.0" is not supported; this cinepack reads version 1 (spec/edl.md §2)"#)
         Self.refuse(Self.open + #"<edl xmlns="urn:cinepack:edl:1" version="2"><future/></edl>"#, .unsupportedVersion)
     }
 
     @Test func encodings() {
         Self.refuse(Array("<?xml version='1.0' encoding='UTF-16'?><edl/>".utf8), .encoding)
         Self.refuse([0x00, 0x3C, 0x00, 0x65], .encoding)
-        Self.refuse(Array((Self.open + Self.root + "<extensions><x:a xmlns:x=\"urn:x\">").utf8) + [0xC3, 0x28]
-                    + Array("</x:a></extensions></edl>".utf8), .encoding)
+        Self.refuse(
+            Array((Self.open + Self.root + "<extensions><x:a xmlns:x=\"urn:x\">").utf8) + [0xC3, 0x28]
+                + Array("</x:a></extensions></edl>".utf8), .encoding)
         Self.refuse([], .notWellFormed)
         Self.refuse(Array("\u{0}".utf8), .encoding)
     }

@@ -1,6 +1,5 @@
-import Testing
-
 import CinepackEDL
+import Testing
 
 @Suite struct EDLModelTests {
     @Test func newListIsEmptyAtTheCurrentVersion() {

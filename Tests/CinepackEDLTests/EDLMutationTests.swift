@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CinepackEDL
-import TestSupport
 
 /// A seeded mutation loop over valid EDLs (DESIGN §6: fuzz the XML reader). Every mutant must be
 /// refused with an error or read into a list that round-trips exactly; nothing may crash or hang.
@@ -58,7 +58,8 @@ import TestSupport
                 // Replace an attribute value.
                 let quotes = b.indices.filter { b[$0] == UInt8(ascii: "\"") && $0 > 0 && b[$0 - 1] == UInt8(ascii: "=") }
                 guard let q = quotes.randomElement(using: &rng),
-                      let end = b[(q + 1)...].firstIndex(of: UInt8(ascii: "\"")) else { continue }
+                    let end = b[(q + 1)...].firstIndex(of: UInt8(ascii: "\""))
+                else { continue }
                 b.replaceSubrange((q + 1)..<end, with: Array(values.randomElement(using: &rng)!.utf8))
             default:
                 // Swap two lines.
@@ -95,7 +96,9 @@ import TestSupport
                 Issue.record("mutant \(n): the reader and spec/edl.rng disagree on\n\(String(decoding: input, as: UTF8.self))")
             }
         }
-        print("EDL mutation loop: \(Self.cases) cases, \(accepted) read, refused by kind: \(refused.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        print(
+            "EDL mutation loop: \(Self.cases) cases, \(accepted) read, refused by kind: \(refused.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+        )
         #expect(accepted > 50 && refused.count >= 6, "the loop should reach both outcomes and many kinds of error")
         #expect(disagreements == 0)
     }
@@ -106,7 +109,8 @@ import TestSupport
         guard let document = try? SafeXML.parse(input, source: "m") else { return true }
         let root = document.root
         guard root.localName == "edl", root.namespaceURI == EditDecisionList.namespace,
-              EDLTreeReader.attribute(root, "version") == "1" else { return true }
+            EDLTreeReader.attribute(root, "version") == "1"
+        else { return true }
         guard let problems = try? SafeXML.validate(document, schema: EditDecisionList.relaxNGSchema) else { return false }
         do {
             _ = try EDLTreeReader(document: document).read()

@@ -1,10 +1,9 @@
-import Foundation
-import Testing
-
 import CinepackEDL
 import CinepackFormat
 import CinepackTime
+import Foundation
 import TestSupport
+import Testing
 
 /// Model → canonical XML → model, and the canonical form itself (spec/edl.md §12).
 @Suite struct EDLRoundTripTests {
@@ -56,28 +55,39 @@ import TestSupport
         edl.fNumber = 2.8
         let before = edl
         edl.decisions = [
-            UserDecision(time: EDLFixtures.ntscFrame(369), frame: 369, target: .detection(4), strength: .weak,
-                         minTransition: 0.5, maxTransition: 1),
+            UserDecision(
+                time: EDLFixtures.ntscFrame(369), frame: 369, target: .detection(4), strength: .weak,
+                minTransition: 0.5, maxTransition: 1),
             UserDecision(time: EDLFixtures.ntscFrame(450), frame: 450, target: .detection(1_000_000), strength: .strong),
         ]
-        edl.detectionTracks = [UserDetectionTrack(id: 1_000_000, kind: .custom, samples: [
-            .init(frame: 450, rect: NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.2), disparity: 0.7),
-            .init(frame: 451, rect: NormalizedRect(x: 0.41, y: 0.3, width: 0.2, height: 0.2), disparity: 0.71),
-        ])]
+        edl.detectionTracks = [
+            UserDetectionTrack(
+                id: 1_000_000, kind: .custom,
+                samples: [
+                    .init(frame: 450, rect: NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.2), disparity: 0.7),
+                    .init(frame: 451, rect: NormalizedRect(x: 0.41, y: 0.3, width: 0.2, height: 0.2), disparity: 0.71),
+                ])
+        ]
         edl.sourceRanges = [SourceRange(start: EDLFixtures.ntscFrame(0), end: EDLFixtures.ntscFrame(300))]
-        edl.speedSegments = [SpeedSegment(start: EDLFixtures.ntscFrame(30), end: EDLFixtures.ntscFrame(90),
-                                          rateNumerator: 1, rateDenominator: 2)]
+        edl.speedSegments = [
+            SpeedSegment(
+                start: EDLFixtures.ntscFrame(30), end: EDLFixtures.ntscFrame(90),
+                rateNumerator: 1, rateDenominator: 2)
+        ]
         edl.history = [HistoryEntry(description: "Focus on detection 4", previous: before)]
-        edl.foreignElements = [try EditDecisionList.canonicalForeignElement(
-            #"<x:grade look='warm' xmlns:x="urn:example:grading"/>"#)]
+        edl.foreignElements = [
+            try EditDecisionList.canonicalForeignElement(
+                #"<x:grade look='warm' xmlns:x="urn:example:grading"/>"#)
+        ]
         let golden = try #require(FileManager.default.contents(atPath: Paths.corpus("edl/valid/spec-example.xml")))
         #expect(edl.xmlData() == [UInt8](golden))
         #expect(try EditDecisionList.parse([UInt8](golden), source: "spec-example.xml") == edl)
     }
 
     @Test func emptyListIsOneElement() {
-        #expect(String(decoding: EditDecisionList().xmlData(), as: UTF8.self)
-            == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\"/>\n")
+        #expect(
+            String(decoding: EditDecisionList().xmlData(), as: UTF8.self)
+                == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\"/>\n")
     }
 
     @Test func historyStepsHoldCanonicalPreviousLists() throws {
@@ -152,9 +162,13 @@ import TestSupport
         let text = String(decoding: edl.xmlData(), as: UTF8.self)
         #expect(text.contains(#"<decision time="0s" frame="0" strength="weak">"#))
         let error = #expect(throws: EDLError.self) { try edl.validate() }
-        #expect(error?.message.hasPrefix("history step 1: the previous EDL is refused: previous:4:5: decision 1: an EDL with decisions") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.message.hasPrefix("history step 1: the previous EDL is refused: previous:4:5: decision 1: an EDL with decisions")
+                == true, "\(error?.description ?? "")")
         let read = #expect(throws: EDLError.self) { try EditDecisionList.parse(edl.xmlData(), source: "h.xml") }
-        #expect(read?.description.hasPrefix("h.xml:8:11: history step 1: decision 1: an EDL with decisions") == true, "\(read?.description ?? "")")
+        #expect(
+            read?.description.hasPrefix("h.xml:8:11: history step 1: decision 1: an EDL with decisions") == true,
+            "\(read?.description ?? "")")
     }
 
     /// Every EDL the writer produces validates with xmllint against spec/edl.rng (interop: an

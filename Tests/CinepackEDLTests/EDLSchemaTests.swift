@@ -1,8 +1,7 @@
-import Foundation
-import Testing
-
 import CinepackEDL
+import Foundation
 import TestSupport
+import Testing
 
 /// spec/edl.rng is the one source of truth; the library embeds a copy so that reading needs no file.
 @Suite struct EDLSchemaTests {
@@ -17,7 +16,9 @@ import TestSupport
             Issue.record("regenerated \(Self.swiftPath) from spec/edl.rng; rebuild and run again")
             return
         }
-        #expect(embedded == spec, """
+        #expect(
+            embedded == spec,
+            """
             Sources/CinepackEDL/XML/EDLSchema.swift is not spec/edl.rng byte for byte; run
             CINEPACK_UPDATE_SCHEMA=1 swift test --filter EDLSchemaTests
             """)
@@ -26,8 +27,9 @@ import TestSupport
     /// Rewrites EDLSchema.swift so that its raw string literal holds exactly the bytes of the file.
     static func regenerate(from spec: Data) throws {
         let text = String(decoding: spec, as: UTF8.self)
-        precondition(!text.contains("\"\"\"#") && !text.contains("\\#") && !text.contains("\r"),
-                     "spec/edl.rng cannot go in a #\"\"\"…\"\"\"# literal as it is")
+        precondition(
+            !text.contains("\"\"\"#") && !text.contains("\\#") && !text.contains("\r"),
+            "spec/edl.rng cannot go in a #\"\"\"…\"\"\"# literal as it is")
         let swift = """
             // GENERATED from spec/edl.rng, byte for byte: do not edit here. After changing spec/edl.rng run
             //   CINEPACK_UPDATE_SCHEMA=1 swift test --filter EDLSchemaTests

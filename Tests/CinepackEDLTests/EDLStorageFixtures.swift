@@ -2,8 +2,8 @@ import CinepackContainer
 import CinepackFormat
 import CinepackTime
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CinepackEDL
 
@@ -16,8 +16,9 @@ enum StorageFixtures {
         let quantization = DisparityQuantization(minimum: 0, maximum: 4)
         let writer = try CinematicWriter(
             path: path,
-            configuration: CinematicWriterConfiguration(video: .encoded(.png, width: 16, height: 12, rate: rate),
-                                                        disparity: (width: 8, height: 6, quantization: quantization)))
+            configuration: CinematicWriterConfiguration(
+                video: .encoded(.png, width: 16, height: 12, rate: rate),
+                disparity: (width: 8, height: 6, quantization: quantization)))
         var rng = SeededGenerator(seed: 0x5107)
         for n in 0..<frames {
             let pixels = (0..<16 * 12 * 3).map { i in UInt8(truncatingIfNeeded: i * 7 + n * 31) ^ UInt8(truncatingIfNeeded: rng.next()) }
@@ -90,7 +91,8 @@ enum StorageFixtures {
         var rng = SeededGenerator(seed: seed)
         var s = "<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\" seed=\"\(seed)\">"
         while s.utf8.count < length - 6 {
-            s += "<decision t=\"\(rng.next() % 100_000)/30000s\" target=\"\(rng.next() % 64)\" strength=\"\(rng.next() % 2 == 0 ? "weak" : "strong")\"/>"
+            s +=
+                "<decision t=\"\(rng.next() % 100_000)/30000s\" target=\"\(rng.next() % 64)\" strength=\"\(rng.next() % 2 == 0 ? "weak" : "strong")\"/>"
         }
         s = String(s.utf8.prefix(length - 6))!
         return Array((s + "</edl>").utf8)

@@ -2,8 +2,8 @@ import CinepackCompression
 import CinepackContainer
 import CinepackFormat
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import CinepackEDL
 
@@ -21,9 +21,12 @@ import TestSupport
         #expect(layout.capacity == EDLSlots.defaultCapacity)
         #expect(!layout.moovPrecedesMedia)
         #expect(layout[.b].recordOffset == layout[.a].recordOffset + Int64(layout.capacity) + 12)
-        #expect(store.current == StoredEDL(text: nil, slot: nil, sequence: 0,
-                                           slots: [EDLSlotStatus(slot: .a, sequence: 0), EDLSlotStatus(slot: .b, sequence: 0)],
-                                           warnings: []))
+        #expect(
+            store.current
+                == StoredEDL(
+                    text: nil, slot: nil, sequence: 0,
+                    slots: [EDLSlotStatus(slot: .a, sequence: 0), EDLSlotStatus(slot: .b, sequence: 0)],
+                    warnings: []))
     }
 
     @Test func repeatedUpdatesAlternateSlotsWithIncreasingSequences() throws {
@@ -37,8 +40,11 @@ import TestSupport
             let text = StorageFixtures.text(300 * n, seed: UInt64(n))
             let result = try store.update(text: text)
             let slot: EDLSlotID = n % 2 == 1 ? .a : .b
-            #expect(result == EDLUpdateResult(method: .inPlace, slot: slot, sequence: UInt64(n), bytesWritten: Int64(layout.capacity),
-                                              capacity: layout.capacity, recordOffset: layout[slot].recordOffset))
+            #expect(
+                result
+                    == EDLUpdateResult(
+                        method: .inPlace, slot: slot, sequence: UInt64(n), bytesWritten: Int64(layout.capacity),
+                        capacity: layout.capacity, recordOffset: layout[slot].recordOffset))
             #expect(store.current.text == text && store.current.slot == slot && store.current.sequence == UInt64(n))
             let reopened = try EDLStore(path: path)
             #expect(reopened.current == store.current)
@@ -165,7 +171,10 @@ import TestSupport
         ("one slot", [EDLStorageTests.slot(1024)], "exactly two cpES"),
         ("unequal capacity", [EDLStorageTests.slot(1024), EDLStorageTests.slot(2048)], "differ in capacity"),
         ("foreign child", [EDLStorageTests.slot(1024), StorageFixtures.box("free", [0, 0, 0, 0])], "exactly two cpES"),
-        ("slot too small", [StorageFixtures.box("cpES", [0, 0, 0, 0, 1, 2]), StorageFixtures.box("cpES", [0, 0, 0, 0, 1, 2])], "fewer than the 24"),
+        (
+            "slot too small", [StorageFixtures.box("cpES", [0, 0, 0, 0, 1, 2]), StorageFixtures.box("cpES", [0, 0, 0, 0, 1, 2])],
+            "fewer than the 24"
+        ),
         ("unknown version", [EDLStorageTests.slot(1024, version: 1), EDLStorageTests.slot(1024, version: 1)], "version 1"),
     ])
     func malformedSlotsAreRefused(_ name: String, _ children: [[UInt8]], _ message: String) throws {
@@ -193,7 +202,8 @@ import TestSupport
         let deflated = try Zlib.deflate(moovBytes)
         var size = ByteWriter()
         size.u32(UInt32(moovBytes.count))
-        let cmov = StorageFixtures.box("cmov", StorageFixtures.box("dcom", Array("zlib".utf8)) + StorageFixtures.box("cmvd", size.bytes + deflated))
+        let cmov = StorageFixtures.box(
+            "cmov", StorageFixtures.box("dcom", Array("zlib".utf8)) + StorageFixtures.box("cmvd", size.bytes + deflated))
         let path = dir.file("compressed.mov")
         try StorageFixtures.write(Array(bytes[..<Int(moov.header.offset)]) + StorageFixtures.box("moov", cmov), path)
         let error = #expect(throws: EDLStorageError.self) { try EDLStore(path: path) }
@@ -223,7 +233,8 @@ import TestSupport
         // udta keeps its other children.
         let otherA = moovA.child("udta")?.children.filter { $0.type != "cpED" } ?? []
         let otherB = moovB.child("udta")?.children.filter { $0.type != "cpED" } ?? []
-        #expect(otherA.map { a[Int($0.header.offset)..<Int($0.header.end)] } == otherB.map { b[Int($0.header.offset)..<Int($0.header.end)] })
+        #expect(
+            otherA.map { a[Int($0.header.offset)..<Int($0.header.end)] } == otherB.map { b[Int($0.header.offset)..<Int($0.header.end)] })
         let store = try EDLStore(path: rewritten)
         #expect(store.current.text == text && store.current.slot == .a && store.current.sequence == sequence)
         #expect(store.current.slots == [EDLSlotStatus(slot: .a, sequence: sequence), EDLSlotStatus(slot: .b, sequence: 0)])
@@ -270,9 +281,11 @@ import TestSupport
     }
 
     /// Movies from other tools (no cpED) get slots on their first edit, by the atomic rewrite.
-    @Test(arguments: ["valid/raw-moov-last.mov", "valid/raw-moov-first.mov", "valid/unknown-boxes.mov", "valid/large-size-co64.mov",
-                      "valid/size-zero-mdat.mov", "valid/iso-meta.mov", "valid/quicktime-meta.mov", "valid/one-chunk-stss.mov",
-                      "cinematic/demo-small.mov"])
+    @Test(arguments: [
+        "valid/raw-moov-last.mov", "valid/raw-moov-first.mov", "valid/unknown-boxes.mov", "valid/large-size-co64.mov",
+        "valid/size-zero-mdat.mov", "valid/iso-meta.mov", "valid/quicktime-meta.mov", "valid/one-chunk-stss.mov",
+        "cinematic/demo-small.mov",
+    ])
     func foreignMovieGetsSlots(_ fixture: String) throws {
         let dir = try Paths.temporaryDirectory()
         let path = dir.file("movie.mov")
@@ -305,8 +318,12 @@ import TestSupport
         guard try Peers.available("ffmpeg") else { return }
         let dir = try Paths.temporaryDirectory()
         let path = dir.file("movie.mov")
-        try Peers.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "1",
-                                 "-c:v", "png", "-movflags", "+faststart", path])
+        try Peers.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "1",
+                "-c:v", "png", "-movflags", "+faststart", path,
+            ])
         try StorageFixtures.copy(path, to: dir.file("original.mov"))
         var store = try EDLStore(path: path)
         #expect(store.layout == nil)
@@ -355,8 +372,9 @@ import TestSupport
         var free = ByteWriter()
         free.u32(1); free.fourCC("free"); free.u64(UInt64(gap))
         let head = Array(small[..<mediaStart]) + moovBytes + free.bytes
-        let virtual = VirtualFile(size: Int64(head.count) + gap - 16 + Int64(media.count),
-                                  segments: [(0, head), (Int64(head.count) + gap - 16, media)])
+        let virtual = VirtualFile(
+            size: Int64(head.count) + gap - 16 + Int64(media.count),
+            segments: [(0, head), (Int64(head.count) + gap - 16, media)])
         let scan = try EDLStore.scan(virtual, name: "virtual")
         let container = EDLSlots.emptyContainer(capacity: 200_000)
         let plan = try MovieRewritePlan(scan: scan, source: virtual, container: container, name: "virtual")
@@ -381,8 +399,10 @@ import TestSupport
 
     // MARK: Failures leave the input byte-identical
 
-    static let failures: [Fault] = [.failOpen, .writeError(afterBytes: 0), .writeError(afterBytes: 3000), .writeError(afterBytes: 65_000),
-                                    .syncError]
+    static let failures: [Fault] = [
+        .failOpen, .writeError(afterBytes: 0), .writeError(afterBytes: 3000), .writeError(afterBytes: 65_000),
+        .syncError,
+    ]
 
     @Test(arguments: failures)
     func failedInPlaceUpdateLeavesTheFileUnchanged(_ fault: Fault) throws {
@@ -394,15 +414,18 @@ import TestSupport
         let before = try StorageFixtures.read(path)
         var store = try EDLStore(path: path, io: FaultyIO(fault: fault))
         let error = #expect(throws: EDLStorageError.self) { try store.update(text: StorageFixtures.text(3000, seed: 2)) }
-        if case .failOpen = fault {} else {
+        if case .failOpen = fault {
+        } else {
             #expect(error?.description.contains("the file is unchanged") == true, "\(error?.description ?? "")")
         }
         #expect(try StorageFixtures.read(path) == before)
         #expect(try EDLStore(path: path).current.sequence == 1)
     }
 
-    @Test(arguments: [Fault.replacementWriteError(afterBytes: 0), .replacementWriteError(afterBytes: 1000),
-                      .replacementWriteError(afterBytes: 5000), .replacementCommitError])
+    @Test(arguments: [
+        Fault.replacementWriteError(afterBytes: 0), .replacementWriteError(afterBytes: 1000),
+        .replacementWriteError(afterBytes: 5000), .replacementCommitError,
+    ])
     func failedRewriteLeavesTheFileUnchanged(_ fault: Fault) throws {
         let dir = try Paths.temporaryDirectory()
         let path = dir.file("movie.mov")

@@ -37,8 +37,9 @@ import Testing
         var capacity = 0
         for n in 0..<runs {
             // A realistic EDL: a few KB of XML, different each time.
-            let text = Array(("<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\">"
-                + String(repeating: "<decision t=\"\(n)/30s\" target=\"4\" strength=\"weak\"/>", count: 60) + "</edl>").utf8)
+            let text = Array(
+                ("<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\">"
+                    + String(repeating: "<decision t=\"\(n)/30s\" target=\"4\" strength=\"weak\"/>", count: 60) + "</edl>").utf8)
             let before = Self.io()
             let t0 = clock.now
             var store = try EDLStore(path: path)
@@ -50,17 +51,24 @@ import Testing
             capacity = result.capacity
             opens.append(Self.milliseconds(t1 - t0))
             updates.append(Self.milliseconds(t2 - t1))
-            samples.append((result.bytesWritten, (after["wchar"] ?? 0) - (before["wchar"] ?? 0),
-                            (after["write_bytes"] ?? 0) - (before["write_bytes"] ?? 0), (after["rchar"] ?? 0) - (before["rchar"] ?? 0)))
+            samples.append(
+                (
+                    result.bytesWritten, (after["wchar"] ?? 0) - (before["wchar"] ?? 0),
+                    (after["write_bytes"] ?? 0) - (before["write_bytes"] ?? 0), (after["rchar"] ?? 0) - (before["rchar"] ?? 0)
+                ))
         }
         func stats(_ v: [Double]) -> String {
             let s = v.sorted()
             return String(format: "median %.2f ms, min %.2f, max %.2f", s[s.count / 2], s[0], s[s.count - 1])
         }
-        print("edl-bench: file \(size) bytes (\(String(format: "%.2f", Double(size) / Double(1 << 30))) GiB), slot capacity \(capacity) bytes, \(runs) in-place updates")
+        print(
+            "edl-bench: file \(size) bytes (\(String(format: "%.2f", Double(size) / Double(1 << 30))) GiB), slot capacity \(capacity) bytes, \(runs) in-place updates"
+        )
         print("edl-bench: open (parse moov, read slots): \(stats(opens))")
         print("edl-bench: update (lock, re-read moov + slots, pwrite, fsync): \(stats(updates))")
-        print("edl-bench: bytes written per update: reported \(samples.map(\.written).max() ?? 0), write syscalls (wchar) \(samples.map(\.wchar).max() ?? 0), sent to storage (write_bytes) median \(samples.map(\.storage).sorted()[runs / 2]), max \(samples.map(\.storage).max() ?? 0)")
+        print(
+            "edl-bench: bytes written per update: reported \(samples.map(\.written).max() ?? 0), write syscalls (wchar) \(samples.map(\.wchar).max() ?? 0), sent to storage (write_bytes) median \(samples.map(\.storage).sorted()[runs / 2]), max \(samples.map(\.storage).max() ?? 0)"
+        )
         print("edl-bench: bytes read per open + update (rchar): max \(samples.map(\.rchar).max() ?? 0)")
 
         if Self.environment["CINEPACK_EDL_BENCH_REWRITE"] == "1" {
@@ -72,8 +80,10 @@ import Testing
             let result = try store.update(text: big)
             let elapsed = Self.milliseconds(clock.now - t0)
             let after = Self.io()
-            print(String(format: "edl-bench: full-rewrite fallback: %.0f ms, reported %lld bytes written, wchar %lld", elapsed,
-                         result.bytesWritten, (after["wchar"] ?? 0) - (before["wchar"] ?? 0)))
+            print(
+                String(
+                    format: "edl-bench: full-rewrite fallback: %.0f ms, reported %lld bytes written, wchar %lld", elapsed,
+                    result.bytesWritten, (after["wchar"] ?? 0) - (before["wchar"] ?? 0)))
         }
     }
 }

@@ -1,10 +1,9 @@
-import Foundation
-import Testing
-
 import CinepackEDL
 import CinepackFormat
 import CinepackTime
+import Foundation
 import TestSupport
+import Testing
 
 /// FCPXML export, validated by xmllint against spec/fcpxml-subset.rng (our RELAX NG transcription
 /// of the part of the FCPXML 1.10 DTD we emit) and read back with XPath.
@@ -45,8 +44,10 @@ import TestSupport
         try InterchangeFixtures.writeTinyMovie(at: moviePath)
         let movie = try CinematicMovie.open(path: moviePath)
         let out = dir.file("tiny.fcpxml")
-        try InterchangeFixtures.write(try TimelineExport.fcpxml(movie: movie, edl: InterchangeFixtures.tinyEDL(),
-                                                               mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
+        try InterchangeFixtures.write(
+            try TimelineExport.fcpxml(
+                movie: movie, edl: InterchangeFixtures.tinyEDL(),
+                mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
         try Self.validate(out)
 
         #expect(try Self.xpath("string(/fcpxml/@version)", out) == "1.10")
@@ -65,12 +66,14 @@ import TestSupport
         #expect(try Self.attributes("//asset-clip[1]/marker/@start", "start", out) == ["2002/30000s", "5005/30000s"])
         #expect(try Self.attributes("//asset-clip[2]/marker/@start", "start", out) == ["7007/30000s", "9009/30000s", "11011/30000s"])
         #expect(try Self.attributes("//marker/@duration", "duration", out) == Array(repeating: "1001/30000s", count: 5))
-        #expect(try Self.attributes("//marker/@value", "value", out) == [
-            "focus → detection 4 (weak)", "focus → group 2 (strong)", "captured focus → group 3 (strong)",
-            "focus → point (0.25, 0.75) (strong)", "focus → none (weak)",
-        ])
-        #expect(try Self.xpath("string(//asset-clip[2]/marker[1]/@note)", out)
-            == "cinepack captured decision; frame 7; time 7007/30000s; target group 3; strong")
+        #expect(
+            try Self.attributes("//marker/@value", "value", out) == [
+                "focus → detection 4 (weak)", "focus → group 2 (strong)", "captured focus → group 3 (strong)",
+                "focus → point (0.25, 0.75) (strong)", "focus → none (weak)",
+            ])
+        #expect(
+            try Self.xpath("string(//asset-clip[2]/marker[1]/@note)", out)
+                == "cinepack captured decision; frame 7; time 7007/30000s; target group 3; strong")
     }
 
     @Test func demoMovieValidates() throws {
@@ -79,8 +82,10 @@ import TestSupport
         let moviePath = try InterchangeFixtures.demoMovie(in: dir)
         let movie = try CinematicMovie.open(path: moviePath)
         let out = dir.file("demo.fcpxml")
-        try InterchangeFixtures.write(try TimelineExport.fcpxml(movie: movie, edl: InterchangeFixtures.demoEDL(),
-                                                               mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
+        try InterchangeFixtures.write(
+            try TimelineExport.fcpxml(
+                movie: movie, edl: InterchangeFixtures.demoEDL(),
+                mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
         try Self.validate(out)
         #expect(try Self.xpath("string(//format/@frameDuration)", out) == "1/30s")
         #expect(try Self.xpath("string(//format/@width)", out) == "320")
@@ -95,7 +100,8 @@ import TestSupport
     @Test func schemaRejectsOutOfOrderAndMalformedTimes() throws {
         guard try Peers.available("xmllint") else { return }
         let dir = try Paths.temporaryDirectory()
-        let head = "<fcpxml version=\"1.10\"><resources><format id=\"r1\" frameDuration=\"1/30s\"/>"
+        let head =
+            "<fcpxml version=\"1.10\"><resources><format id=\"r1\" frameDuration=\"1/30s\"/>"
             + "<asset id=\"r2\" format=\"r1\"><media-rep src=\"file:///a.mov\"/></asset></resources>"
             + "<library><event><project><sequence format=\"r1\"><spine>"
         let tail = "</spine></sequence></project></event></library></fcpxml>"

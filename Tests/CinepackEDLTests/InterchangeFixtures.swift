@@ -1,10 +1,9 @@
-import Foundation
-import Testing
-
 import CinepackEDL
 import CinepackFormat
 import CinepackTime
+import Foundation
 import TestSupport
+import Testing
 
 /// Movies and EDLs shared by the timeline-export tests.
 enum InterchangeFixtures {
@@ -12,15 +11,20 @@ enum InterchangeFixtures {
 
     /// A tiny deterministic cinematic movie written with the library: `frames` flat grey frames of
     /// 8×8 at 30000/1001 fps (raw codec, no depth), with captured decisions at the given frames.
-    static func writeTinyMovie(at path: String, frames: Int = 12, rate: FrameRate = ntsc,
-                               captured: [Int: CapturedDecision] = defaultCaptured) throws {
+    static func writeTinyMovie(
+        at path: String, frames: Int = 12, rate: FrameRate = ntsc,
+        captured: [Int: CapturedDecision] = defaultCaptured
+    ) throws {
         let config = CinematicWriterConfiguration(video: .encoded(.raw, width: 8, height: 8, rate: rate), disparity: nil)
         let writer = try CinematicWriter(path: path, configuration: config)
         for n in 0..<frames {
             let picture = try PixelImage(width: 8, height: 8, layout: .rgb, samples: [UInt8](repeating: UInt8(n * 10), count: 8 * 8 * 3))
-            let detections = [Detection(id: 1, groupID: 3, type: .face, rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.2), disparity: 0.5)]
-            let metadata = FrameMetadata(detections: detections, focus: FocusState(target: .detection(1), focusDisparity: 0.5),
-                                         decision: captured[n], fNumber: 4.5)
+            let detections = [
+                Detection(id: 1, groupID: 3, type: .face, rect: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.2), disparity: 0.5)
+            ]
+            let metadata = FrameMetadata(
+                detections: detections, focus: FocusState(target: .detection(1), focusDisparity: 0.5),
+                decision: captured[n], fNumber: 4.5)
             try writer.append(picture: picture, disparity: nil, metadata: metadata)
         }
         try writer.finish()
@@ -51,10 +55,12 @@ enum InterchangeFixtures {
             UserDecision(time: time(11), frame: 11, target: .none, strength: .weak),
         ]
         edl.detectionTracks = [
-            UserDetectionTrack(id: 1_000_000, kind: .custom, samples: [
-                .init(frame: 9, rect: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.1), disparity: 0.4),
-                .init(frame: 10, rect: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.1), disparity: 0.4),
-            ])
+            UserDetectionTrack(
+                id: 1_000_000, kind: .custom,
+                samples: [
+                    .init(frame: 9, rect: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.1), disparity: 0.4),
+                    .init(frame: 10, rect: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.1), disparity: 0.4),
+                ])
         ]
         edl.sourceRanges = [SourceRange(start: time(1), end: time(6)), SourceRange(start: time(7), end: time(12))]
         edl.speedSegments = [SpeedSegment(start: time(9), end: time(12), rateNumerator: 2, rateDenominator: 1)]

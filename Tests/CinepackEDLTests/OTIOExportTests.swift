@@ -1,10 +1,9 @@
-import Foundation
-import Testing
-
 import CinepackEDL
 import CinepackFormat
 import CinepackTime
+import Foundation
 import TestSupport
+import Testing
 
 /// OpenTimelineIO export, checked by reading it back with the reference implementation (Python
 /// `opentimelineio`): the data must survive a real reader, not just our idea of the format.
@@ -12,56 +11,56 @@ import TestSupport
     /// Loads an .otio file with opentimelineio (warnings are errors: an upgrade or unknown schema
     /// would warn) and prints what a tool would see, plus whether writing it back changes anything.
     static let summaryScript = #"""
-import json, sys, warnings
-warnings.simplefilter("error")
-import opentimelineio as otio
+        import json, sys, warnings
+        warnings.simplefilter("error")
+        import opentimelineio as otio
 
-def plain(v):
-    if isinstance(v, (str, bool, int, float)) or v is None:
-        return v
-    if hasattr(v, "keys"):
-        return {k: plain(v[k]) for k in v.keys()}
-    return [plain(x) for x in v]
+        def plain(v):
+            if isinstance(v, (str, bool, int, float)) or v is None:
+                return v
+            if hasattr(v, "keys"):
+                return {k: plain(v[k]) for k in v.keys()}
+            return [plain(x) for x in v]
 
-def rt(t):
-    return {"value": t.value, "rate": t.rate}
+        def rt(t):
+            return {"value": t.value, "rate": t.rate}
 
-def tr(r):
-    return None if r is None else {"start": rt(r.start_time), "duration": rt(r.duration)}
+        def tr(r):
+            return None if r is None else {"start": rt(r.start_time), "duration": rt(r.duration)}
 
-path = sys.argv[1]
-t = otio.adapters.read_from_file(path)
-clips = []
-for c in t.find_clips():
-    clips.append({
-        "schema": "%s.%d" % (c.schema_name(), c.schema_version()),
-        "name": c.name,
-        "source_range": tr(c.source_range),
-        "range_in_parent": tr(c.range_in_parent()),
-        "metadata": plain(c.metadata),
-        "target_url": c.media_reference.target_url,
-        "available_range": tr(c.media_reference.available_range),
-        "effects": [{"schema": "%s.%d" % (e.schema_name(), e.schema_version()), "name": e.name,
-                     "effect_name": e.effect_name, "metadata": plain(e.metadata),
-                     "time_scalar": getattr(e, "time_scalar", None)} for e in c.effects],
-        "markers": [{"schema": "%s.%d" % (m.schema_name(), m.schema_version()), "name": m.name, "color": m.color,
-                     "marked_range": tr(m.marked_range), "frame": m.marked_range.start_time.to_frames(),
-                     "metadata": plain(m.metadata)} for m in c.markers],
-    })
-with open(path) as f:
-    ours = json.load(f)
-print(json.dumps({
-    "schema": "%s.%d" % (t.schema_name(), t.schema_version()),
-    "name": t.name,
-    "metadata": plain(t.metadata),
-    "tracks": [{"schema": "%s.%d" % (k.schema_name(), k.schema_version()), "kind": k.kind, "children": len(k)} for k in t.tracks],
-    "duration": rt(t.duration()),
-    "clips": clips,
-    # The library's own serialisation of what it read equals ours (up to number formatting): every
-    # field present, nothing renamed, no schema upgraded.
-    "rewrite_identical": json.loads(otio.adapters.write_to_string(t)) == ours,
-}))
-"""#
+        path = sys.argv[1]
+        t = otio.adapters.read_from_file(path)
+        clips = []
+        for c in t.find_clips():
+            clips.append({
+                "schema": "%s.%d" % (c.schema_name(), c.schema_version()),
+                "name": c.name,
+                "source_range": tr(c.source_range),
+                "range_in_parent": tr(c.range_in_parent()),
+                "metadata": plain(c.metadata),
+                "target_url": c.media_reference.target_url,
+                "available_range": tr(c.media_reference.available_range),
+                "effects": [{"schema": "%s.%d" % (e.schema_name(), e.schema_version()), "name": e.name,
+                             "effect_name": e.effect_name, "metadata": plain(e.metadata),
+                             "time_scalar": getattr(e, "time_scalar", None)} for e in c.effects],
+                "markers": [{"schema": "%s.%d" % (m.schema_name(), m.schema_version()), "name": m.name, "color": m.color,
+                             "marked_range": tr(m.marked_range), "frame": m.marked_range.start_time.to_frames(),
+                             "metadata": plain(m.metadata)} for m in c.markers],
+            })
+        with open(path) as f:
+            ours = json.load(f)
+        print(json.dumps({
+            "schema": "%s.%d" % (t.schema_name(), t.schema_version()),
+            "name": t.name,
+            "metadata": plain(t.metadata),
+            "tracks": [{"schema": "%s.%d" % (k.schema_name(), k.schema_version()), "kind": k.kind, "children": len(k)} for k in t.tracks],
+            "duration": rt(t.duration()),
+            "clips": clips,
+            # The library's own serialisation of what it read equals ours (up to number formatting): every
+            # field present, nothing renamed, no schema upgraded.
+            "rewrite_identical": json.loads(otio.adapters.write_to_string(t)) == ours,
+        }))
+        """#
 
     /// python3 with the `opentimelineio` module; like `Peers.available`, missing is a failure in CI and a skip elsewhere.
     static func available() throws -> Bool {
@@ -120,10 +119,11 @@ print(json.dumps({
         let markers = Self.list(clip["markers"])
         #expect(markers.allSatisfy { $0["schema"] as? String == "Marker.2" })
         let user = markers.filter { Self.dict(Self.dict($0["metadata"])["cinepack"])["source"] as? String == "user" }
-        #expect(user.map { $0["name"] as? String } == [
-            "focus → detection 4 (weak)", "focus → group 2 (strong)", "focus → fixed plane 0.5 D (weak)",
-            "focus → point (0.25, 0.75) (strong)", "focus → none (weak)",
-        ])
+        #expect(
+            user.map { $0["name"] as? String } == [
+                "focus → detection 4 (weak)", "focus → group 2 (strong)", "focus → fixed plane 0.5 D (weak)",
+                "focus → point (0.25, 0.75) (strong)", "focus → none (weak)",
+            ])
         #expect(user.map { ($0["frame"] as? Int) ?? -1 } == [3, 10, 15, 20, 25])
         #expect(user.map { $0["color"] as? String } == ["YELLOW", "RED", "YELLOW", "RED", "YELLOW"])
         for marker in user {
@@ -165,8 +165,10 @@ print(json.dumps({
         try InterchangeFixtures.writeTinyMovie(at: moviePath)
         let movie = try CinematicMovie.open(path: moviePath)
         let out = dir.file("tiny.otio")
-        try InterchangeFixtures.write(try TimelineExport.otio(movie: movie, edl: InterchangeFixtures.tinyEDL(),
-                                                             mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
+        try InterchangeFixtures.write(
+            try TimelineExport.otio(
+                movie: movie, edl: InterchangeFixtures.tinyEDL(),
+                mediaURL: TimelineExport.fileURL(forPath: moviePath)), to: out)
         let s = try Self.summary(out)
         #expect(s["rewrite_identical"] as? Bool == true)
         let clips = Self.list(s["clips"])

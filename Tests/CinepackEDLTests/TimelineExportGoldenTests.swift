@@ -1,9 +1,8 @@
-import Foundation
-import Testing
-
 import CinepackEDL
 import CinepackFormat
+import Foundation
 import TestSupport
+import Testing
 
 /// Both exports of a fixed tiny movie and EDL, byte for byte, against corpus/interchange/.
 /// `CINEPACK_UPDATE_GOLDEN=1 swift test --filter TimelineExportGoldenTests` rewrites them; review the diff.

@@ -1,6 +1,5 @@
-import Testing
-
 import CinepackFormat
+import Testing
 
 /// The synthetic clip behind `cinepack demo`: determinism, agreement between picture, map and
 /// metadata, and the timeline's promised events. Small pictures (320×180) keep it quick.
@@ -87,8 +86,9 @@ import CinepackFormat
             for d in m.detections {
                 #expect(ids.contains(d.id), "frame \(n): unknown id \(d.id)")
                 let r = d.rect
-                #expect(r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= 1 && r.y + r.height <= 1,
-                        "frame \(n): detection \(d.id) rect \(r)")
+                #expect(
+                    r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= 1 && r.y + r.height <= 1,
+                    "frame \(n): detection \(d.id) rect \(r)")
                 #expect(d.confidence > 0 && d.confidence <= 1)
                 let subject = try #require(DemoScene.cast.first { $0.tracks.contains { $0.id == d.id } })
                 #expect(d.disparity == subject.disparity && d.groupID == subject.groupID)
@@ -106,7 +106,8 @@ import CinepackFormat
             for d in frame.metadata.detections {
                 let r = d.rect
                 let centre = Self.mapValue(frame, x: r.centerX, y: r.centerY)
-                #expect(abs(centre - d.disparity) <= step, "frame \(n) detection \(d.id): map \(centre) at centre, detection \(d.disparity)")
+                #expect(
+                    abs(centre - d.disparity) <= step, "frame \(n) detection \(d.id): map \(centre) at centre, detection \(d.disparity)")
                 // Most of the box is the subject, in the map.
                 let u0 = Int(r.x * Float(frame.disparityWidth)), u1 = Int((r.x + r.width) * Float(frame.disparityWidth))
                 let v0 = Int(r.y * Float(frame.disparityHeight)), v1 = Int((r.y + r.height) * Float(frame.disparityHeight))

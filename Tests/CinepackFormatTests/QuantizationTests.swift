@@ -1,6 +1,5 @@
-import Testing
-
 import CinepackFormat
+import Testing
 
 @Suite struct QuantizationTests {
     @Test func codesFollowTheSpecFormula() {

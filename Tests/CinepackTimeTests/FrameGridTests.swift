@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CinepackTime
 
 private func t(_ value: Int64, _ timescale: Int32) -> MediaTime { MediaTime(value: value, timescale: timescale) }
@@ -75,14 +76,15 @@ private func grid(_ frames: Int64, _ seconds: Int64 = 1, start: MediaTime = .zer
         }
     }
 
-    @Test(arguments: [
-        (grid(30000, 1001), Int64(369), t(369369, 30000)),
-        (grid(30000, 1001), 0, t(0, 1)),
-        (grid(30000, 1001), -1, t(-1001, 30000)),
-        (grid(30), 45, t(3, 2)),
-        (grid(24, start: t(10, 1)), 24, t(11, 1)),
-        (grid(30000, 1001, start: t(1, 3)), 1, t(11001, 30000)),
-    ] as [(FrameGrid, Int64, MediaTime)])
+    @Test(
+        arguments: [
+            (grid(30000, 1001), Int64(369), t(369369, 30000)),
+            (grid(30000, 1001), 0, t(0, 1)),
+            (grid(30000, 1001), -1, t(-1001, 30000)),
+            (grid(30), 45, t(3, 2)),
+            (grid(24, start: t(10, 1)), 24, t(11, 1)),
+            (grid(30000, 1001, start: t(1, 3)), 1, t(11001, 30000)),
+        ] as [(FrameGrid, Int64, MediaTime)])
     func timeOfFrame(_ g: FrameGrid, _ n: Int64, _ expected: MediaTime) {
         #expect(g.time(ofFrame: n) == expected)
     }
@@ -118,7 +120,7 @@ private func grid(_ frames: Int64, _ seconds: Int64 = 1, start: MediaTime = .zer
         let clip = FrameGrid(rate: r, frameCount: 10)
         #expect(clip.contains(frame: 0) && clip.contains(frame: 9))
         #expect(!clip.contains(frame: 10) && !clip.contains(frame: -1))
-        #expect(clip.snap(t(100, 1)).frame == 3000)   // snapping never clamps
+        #expect(clip.snap(t(100, 1)).frame == 3000)  // snapping never clamps
         #expect(FrameGrid(rate: r).contains(frame: 1_000_000))
     }
 

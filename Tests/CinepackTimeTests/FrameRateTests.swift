@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CinepackTime
 
 private func rate(_ frames: Int64, _ seconds: Int64 = 1) -> FrameRate {
@@ -8,24 +9,25 @@ private func rate(_ frames: Int64, _ seconds: Int64 = 1) -> FrameRate {
 }
 
 @Suite struct FrameRateTests {
-    @Test(arguments: [
-        (29.97, rate(30000, 1001)),
-        (23.976, rate(24000, 1001)),
-        (23.98, rate(24000, 1001)),
-        (59.94, rate(60000, 1001)),
-        (119.88, rate(120000, 1001)),
-        (47.952, rate(48000, 1001)),
-        (30000.0 / 1001, rate(30000, 1001)),
-        (30, rate(30)),
-        (25, rate(25)),
-        (24, rate(24)),
-        (12.5, rate(25, 2)),
-        (29.98, rate(1499, 50)),
-        (0.5, rate(1, 2)),
-        (1.0 / 3, rate(1, 3)),
-        (0.0001, rate(1, 10000)),
-        (Double(Int32.max), rate(Int64(Int32.max))),
-    ] as [(Double, FrameRate)])
+    @Test(
+        arguments: [
+            (29.97, rate(30000, 1001)),
+            (23.976, rate(24000, 1001)),
+            (23.98, rate(24000, 1001)),
+            (59.94, rate(60000, 1001)),
+            (119.88, rate(120000, 1001)),
+            (47.952, rate(48000, 1001)),
+            (30000.0 / 1001, rate(30000, 1001)),
+            (30, rate(30)),
+            (25, rate(25)),
+            (24, rate(24)),
+            (12.5, rate(25, 2)),
+            (29.98, rate(1499, 50)),
+            (0.5, rate(1, 2)),
+            (1.0 / 3, rate(1, 3)),
+            (0.0001, rate(1, 10000)),
+            (Double(Int32.max), rate(Int64(Int32.max))),
+        ] as [(Double, FrameRate)])
     func approximating(_ fps: Double, _ expected: FrameRate) throws {
         let r = FrameRate.approximating(fps)
         #expect(r.frames == expected.frames && r.seconds == expected.seconds)
@@ -37,20 +39,21 @@ private func rate(_ frames: Int64, _ seconds: Int64 = 1) -> FrameRate {
         #expect(FrameRate(approximating: fps) == nil)
     }
 
-    @Test(arguments: [
-        ("30", rate(30)),
-        ("29.97", rate(30000, 1001)),
-        ("23.976", rate(24000, 1001)),
-        ("59.94", rate(60000, 1001)),
-        ("30000/1001", rate(30000, 1001)),
-        ("24000/1001", rate(24000, 1001)),
-        ("60/2", rate(30)),
-        (" 25 ", rate(25)),
-        ("25.000", rate(25)),
-        ("12.5", rate(25, 2)),
-        ("25fps", rate(25)),
-        ("29.97 fps", rate(30000, 1001)),
-    ] as [(String, FrameRate)])
+    @Test(
+        arguments: [
+            ("30", rate(30)),
+            ("29.97", rate(30000, 1001)),
+            ("23.976", rate(24000, 1001)),
+            ("59.94", rate(60000, 1001)),
+            ("30000/1001", rate(30000, 1001)),
+            ("24000/1001", rate(24000, 1001)),
+            ("60/2", rate(30)),
+            (" 25 ", rate(25)),
+            ("25.000", rate(25)),
+            ("12.5", rate(25, 2)),
+            ("25fps", rate(25)),
+            ("29.97 fps", rate(30000, 1001)),
+        ] as [(String, FrameRate)])
     func parsing(_ text: String, _ expected: FrameRate) throws {
         let r = try #require(FrameRate(parsing: text))
         #expect(r.frames == expected.frames && r.seconds == expected.seconds)
@@ -90,16 +93,17 @@ private func rate(_ frames: Int64, _ seconds: Int64 = 1) -> FrameRate {
         #expect(rate(25).frameDuration == MediaTime(value: 1, timescale: 25))
     }
 
-    @Test(arguments: [
-        (rate(30000, 1001), true, Int64(30)),
-        (rate(60000, 1001), true, 60),
-        (rate(24000, 1001), false, 24),
-        (rate(30), false, 30),
-        (rate(60), false, 60),
-        (rate(25), false, 25),
-        (rate(25, 2), false, 13),
-        (rate(120000, 1001), false, 120),
-    ] as [(FrameRate, Bool, Int64)])
+    @Test(
+        arguments: [
+            (rate(30000, 1001), true, Int64(30)),
+            (rate(60000, 1001), true, 60),
+            (rate(24000, 1001), false, 24),
+            (rate(30), false, 30),
+            (rate(60), false, 60),
+            (rate(25), false, 25),
+            (rate(25, 2), false, 13),
+            (rate(120000, 1001), false, 120),
+        ] as [(FrameRate, Bool, Int64)])
     func dropFrameAndNominalRate(_ r: FrameRate, _ isDropFrame: Bool, _ nominal: Int64) {
         #expect(r.isDropFrameCandidate == isDropFrame)
         #expect(r.nominalRate == nominal)
@@ -108,7 +112,7 @@ private func rate(_ frames: Int64, _ seconds: Int64 = 1) -> FrameRate {
     @Test func equalityAndHashAreByValue() {
         var a = rate(30)
         a.frames = 60
-        a.seconds = 2   // unreduced through mutation: still equal to 30/1
+        a.seconds = 2  // unreduced through mutation: still equal to 30/1
         #expect(a == rate(30))
         #expect(a.hashValue == rate(30).hashValue)
         #expect(Set([a, rate(30), rate(30000, 1001)]).count == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CinepackTime
 
 /// Deterministic generator so failures reproduce.
@@ -18,10 +19,12 @@ private struct SplitMix64: RandomNumberGenerator {
     @Test func comparisonAndArithmeticMatchSmallIntegerMath() throws {
         var rng = SplitMix64(state: 2024)
         for _ in 0..<20_000 {
-            let a = MediaTime(value: .random(in: -10_000_000...10_000_000, using: &rng),
-                              timescale: .random(in: 1...100_000, using: &rng))
-            let b = MediaTime(value: .random(in: -10_000_000...10_000_000, using: &rng),
-                              timescale: .random(in: 1...100_000, using: &rng))
+            let a = MediaTime(
+                value: .random(in: -10_000_000...10_000_000, using: &rng),
+                timescale: .random(in: 1...100_000, using: &rng))
+            let b = MediaTime(
+                value: .random(in: -10_000_000...10_000_000, using: &rng),
+                timescale: .random(in: 1...100_000, using: &rng))
             let lhs = a.value * Int64(b.timescale)
             let rhs = b.value * Int64(a.timescale)
             #expect((a < b) == (lhs < rhs))
@@ -35,8 +38,9 @@ private struct SplitMix64: RandomNumberGenerator {
                 continue
             }
             // sum == (a.v*b.ts + b.v*a.ts) / (a.ts*b.ts), checked by cross multiplication at 128 bits
-            #expect(WideInt.product(sum.value, Int64(a.timescale) * Int64(b.timescale))
-                == WideInt.product(lhs + rhs, Int64(sum.timescale)))
+            #expect(
+                WideInt.product(sum.value, Int64(a.timescale) * Int64(b.timescale))
+                    == WideInt.product(lhs + rhs, Int64(sum.timescale)))
             #expect(try #require(sum.subtracting(b)) == a)
         }
     }
@@ -49,14 +53,15 @@ private struct SplitMix64: RandomNumberGenerator {
             guard let rate = FrameRate(frames: f, per: s) else { continue }
             let start = MediaTime(value: .random(in: -1000...1000, using: &rng), timescale: .random(in: 1...60, using: &rng))
             let grid = FrameGrid(rate: rate, start: start)
-            let t = MediaTime(value: .random(in: -10_000_000...10_000_000, using: &rng),
-                              timescale: .random(in: 1...100_000, using: &rng))
+            let t = MediaTime(
+                value: .random(in: -10_000_000...10_000_000, using: &rng),
+                timescale: .random(in: 1...100_000, using: &rng))
             // x = (t - start) * f / s = num / den with small integers.
             let num = (t.value * Int64(start.timescale) - start.value * Int64(t.timescale)) * f
             let den = Int64(t.timescale) * Int64(start.timescale) * s
             let floor = num >= 0 ? num / den : -((-num + den - 1) / den)
             let remainder = num - floor * den
-            let nearest = 2 * remainder > den ? floor + 1 : floor   // exactly half: the earlier frame
+            let nearest = 2 * remainder > den ? floor + 1 : floor  // exactly half: the earlier frame
             #expect(grid.frame(containing: t) == floor)
             let snapped = grid.snap(t)
             #expect(snapped.frame == nearest)

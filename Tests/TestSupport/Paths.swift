@@ -24,8 +24,10 @@ public enum Paths {
         // (e.g. .build/x86_64-unknown-linux-gnu/debug, or under a custom --scratch-path).
         let main = Bundle.main.bundleURL
         let bundle = main.deletingLastPathComponent()
-        for candidate in [main.appendingPathComponent("cinepack"), bundle.appendingPathComponent("cinepack"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("cinepack")] {
+        for candidate in [
+            main.appendingPathComponent("cinepack"), bundle.appendingPathComponent("cinepack"),
+            bundle.deletingLastPathComponent().appendingPathComponent("cinepack"),
+        ] {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
         }
         // swift test builds products into the same directory as the .xctest bundle.

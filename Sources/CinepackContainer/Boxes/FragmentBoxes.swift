@@ -5,7 +5,8 @@ public struct MovieExtendsHeaderBox: ParsableBox, Equatable {
     public var fragmentDuration: UInt64
     public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, _) = try r.fullBoxHeader()
-        return MovieExtendsHeaderBox(fragmentDuration: version == 1 ? try r.u64("fragment_duration") : UInt64(try r.u32("fragment_duration")))
+        return MovieExtendsHeaderBox(
+            fragmentDuration: version == 1 ? try r.u64("fragment_duration") : UInt64(try r.u32("fragment_duration")))
     }
     public var fields: [(String, InspectValue)] { [("fragment_duration", .int(fragmentDuration))] }
 }
@@ -19,14 +20,17 @@ public struct TrackExtendsBox: ParsableBox, Equatable {
     public var defaultSampleFlags: UInt32
     public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
-        return TrackExtendsBox(trackID: try r.u32("track_ID"), defaultSampleDescriptionIndex: try r.u32(),
-                               defaultSampleDuration: try r.u32(), defaultSampleSize: try r.u32(),
-                               defaultSampleFlags: try r.u32())
+        return TrackExtendsBox(
+            trackID: try r.u32("track_ID"), defaultSampleDescriptionIndex: try r.u32(),
+            defaultSampleDuration: try r.u32(), defaultSampleSize: try r.u32(),
+            defaultSampleFlags: try r.u32())
     }
     public var fields: [(String, InspectValue)] {
-        [("track_id", .int(trackID)), ("default_sample_duration", .int(defaultSampleDuration)),
-         ("default_sample_size", .int(defaultSampleSize)),
-         ("default_sample_flags", .string("0x" + String(defaultSampleFlags, radix: 16)))]
+        [
+            ("track_id", .int(trackID)), ("default_sample_duration", .int(defaultSampleDuration)),
+            ("default_sample_size", .int(defaultSampleSize)),
+            ("default_sample_flags", .string("0x" + String(defaultSampleFlags, radix: 16))),
+        ]
     }
 }
 

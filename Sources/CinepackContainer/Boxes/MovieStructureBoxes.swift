@@ -28,8 +28,10 @@ public struct FileTypeBox: ParsableBox, SerializableBox, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("major_brand", .fourCC(majorBrand)), ("minor_version", .int(minorVersion)),
-         ("compatible_brands", .list(compatibleBrands.map { .fourCC($0) }))]
+        [
+            ("major_brand", .fourCC(majorBrand)), ("minor_version", .int(minorVersion)),
+            ("compatible_brands", .list(compatibleBrands.map { .fourCC($0) })),
+        ]
     }
 }
 
@@ -97,9 +99,11 @@ public struct MovieHeaderBox: ParsableBox, SerializableBox, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("version", .int(version)), ("timescale", .int(timescale)),
-         ("duration", duration == .max ? .null : .int(duration)), ("rate", .double(rate)),
-         ("next_track_id", .int(nextTrackID))]
+        [
+            ("version", .int(version)), ("timescale", .int(timescale)),
+            ("duration", duration == .max ? .null : .int(duration)), ("rate", .double(rate)),
+            ("next_track_id", .int(nextTrackID)),
+        ]
     }
 }
 
@@ -174,9 +178,11 @@ public struct TrackHeaderBox: ParsableBox, SerializableBox, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("version", .int(version)), ("flags", .string("0x" + String(flags, radix: 16))),
-         ("track_id", .int(trackID)), ("duration", duration == .max ? .null : .int(duration)),
-         ("enabled", .bool(isEnabled)), ("width", .double(width)), ("height", .double(height))]
+        [
+            ("version", .int(version)), ("flags", .string("0x" + String(flags, radix: 16))),
+            ("track_id", .int(trackID)), ("duration", duration == .max ? .null : .int(duration)),
+            ("enabled", .bool(isEnabled)), ("width", .double(width)), ("height", .double(height)),
+        ]
     }
 }
 
@@ -234,8 +240,10 @@ public struct MediaHeaderBox: ParsableBox, SerializableBox, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("version", .int(version)), ("timescale", .int(timescale)),
-         ("duration", duration == .max ? .null : .int(duration)), ("language", .string(languageCode))]
+        [
+            ("version", .int(version)), ("timescale", .int(timescale)),
+            ("duration", duration == .max ? .null : .int(duration)), ("language", .string(languageCode)),
+        ]
     }
 }
 
@@ -324,16 +332,27 @@ public struct EditListBox: ParsableBox, SerializableBox, Equatable {
         w.fullBoxHeader(version: version, flags: 0)
         w.u32(UInt32(entries.count))
         for e in entries {
-            if version == 1 { w.u64(e.segmentDuration); w.i64(e.mediaTime) }
-            else { w.u32(UInt32(truncatingIfNeeded: e.segmentDuration)); w.i32(Int32(truncatingIfNeeded: e.mediaTime)) }
+            if version == 1 {
+                w.u64(e.segmentDuration); w.i64(e.mediaTime)
+            } else {
+                w.u32(UInt32(truncatingIfNeeded: e.segmentDuration)); w.i32(Int32(truncatingIfNeeded: e.mediaTime))
+            }
             w.fixed16_16(e.mediaRate)
         }
     }
 
     public var fields: [(String, InspectValue)] {
-        [("entries", .list(entries.map {
-            .object([("duration", .int($0.segmentDuration)), ("media_time", .int($0.mediaTime)), ("rate", .double($0.mediaRate))])
-        }))]
+        [
+            (
+                "entries",
+                .list(
+                    entries.map {
+                        .object([
+                            ("duration", .int($0.segmentDuration)), ("media_time", .int($0.mediaTime)), ("rate", .double($0.mediaRate)),
+                        ])
+                    })
+            )
+        ]
     }
 }
 

@@ -17,8 +17,9 @@ public struct MetadataKeysBox: ParsableBox, Equatable {
             let at = r.absolutePosition
             let size = try r.u32("key_size")
             guard size >= 8, Int(size) - 4 <= r.remaining else {
-                throw ContainerError.malformed("key \(i + 1) has size \(size), outside the box", offset: at, path: r.path,
-                                               clause: Clause.metadataKeys)
+                throw ContainerError.malformed(
+                    "key \(i + 1) has size \(size), outside the box", offset: at, path: r.path,
+                    clause: Clause.metadataKeys)
             }
             let ns = try r.fourCC("key_namespace")
             let value = try r.bytes(Int(size) - 8, "key_value")
@@ -146,7 +147,9 @@ public struct ChannelLayoutBox: ParsableBox, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("layout", .string(layoutName)), ("layout_tag", .int(layoutTag)),
-         ("channel_labels", .list(channelLabels.map { .int($0) }))]
+        [
+            ("layout", .string(layoutName)), ("layout_tag", .int(layoutTag)),
+            ("channel_labels", .list(channelLabels.map { .int($0) })),
+        ]
     }
 }

@@ -68,8 +68,10 @@ public struct VisualSampleEntry: SampleEntry, Equatable {
     }
 
     public var fields: [(String, InspectValue)] {
-        [("width", .int(width)), ("height", .int(height)), ("depth", .int(depth)),
-         ("compressor", .string(compressorName))]
+        [
+            ("width", .int(width)), ("height", .int(height)), ("depth", .int(depth)),
+            ("compressor", .string(compressorName)),
+        ]
     }
 }
 

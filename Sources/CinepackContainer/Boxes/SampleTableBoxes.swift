@@ -23,7 +23,9 @@ public struct TimeToSampleBox: ParsableBox, SerializableBox, Equatable {
     public func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(UInt32(entries.count))
-        entries.forEach { w.u32($0.count); w.u32($0.delta) }
+        entries.forEach {
+            w.u32($0.count); w.u32($0.delta)
+        }
     }
 
     public var fields: [(String, InspectValue)] {
@@ -61,7 +63,9 @@ public struct CompositionOffsetBox: ParsableBox, SerializableBox, Equatable {
     public func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: version, flags: 0)
         w.u32(UInt32(entries.count))
-        entries.forEach { w.u32($0.count); w.i32(Int32(truncatingIfNeeded: $0.offset)) }
+        entries.forEach {
+            w.u32($0.count); w.i32(Int32(truncatingIfNeeded: $0.offset))
+        }
     }
 
     public var fields: [(String, InspectValue)] { [("version", .int(version)), ("entry_count", .int(entries.count))] }
@@ -121,8 +125,9 @@ public struct SampleSizeBox: ParsableBox, SerializableBox, Equatable {
             let count = try r.u32("sample_count")
             let needed = (UInt64(count) * UInt64(fieldSize) + 7) / 8
             guard needed <= UInt64(r.remaining) else {
-                throw ContainerError.malformed("sample_count \(count) needs \(needed) bytes, box has \(r.remaining)",
-                                               offset: at, path: r.path, clause: Clause.sampleSize)
+                throw ContainerError.malformed(
+                    "sample_count \(count) needs \(needed) bytes, box has \(r.remaining)",
+                    offset: at, path: r.path, clause: Clause.sampleSize)
             }
             var sizes = [UInt32](boundedCapacity: Int(count), available: r.remaining * 2, entrySize: 1)
             var i: UInt32 = 0
@@ -192,11 +197,13 @@ public struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
         var entries = [Entry](boundedCapacity: n, available: r.remaining, entrySize: 12)
         for i in 0..<n {
             let at = r.absolutePosition
-            let entry = Entry(firstChunk: try r.u32("first_chunk"), samplesPerChunk: try r.u32("samples_per_chunk"),
-                              sampleDescriptionIndex: try r.u32("sample_description_index"))
+            let entry = Entry(
+                firstChunk: try r.u32("first_chunk"), samplesPerChunk: try r.u32("samples_per_chunk"),
+                sampleDescriptionIndex: try r.u32("sample_description_index"))
             if entry.firstChunk == 0 {
-                throw ContainerError.malformed("stsc entry \(i + 1) has first_chunk 0 (chunks are numbered from 1)",
-                                               offset: at, path: r.path, clause: Clause.sampleToChunk)
+                throw ContainerError.malformed(
+                    "stsc entry \(i + 1) has first_chunk 0 (chunks are numbered from 1)",
+                    offset: at, path: r.path, clause: Clause.sampleToChunk)
             }
             if let previous = entries.last, entry.firstChunk <= previous.firstChunk {
                 throw ContainerError.malformed(
@@ -211,7 +218,9 @@ public struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
     public func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(UInt32(entries.count))
-        entries.forEach { w.u32($0.firstChunk); w.u32($0.samplesPerChunk); w.u32($0.sampleDescriptionIndex) }
+        entries.forEach {
+            w.u32($0.firstChunk); w.u32($0.samplesPerChunk); w.u32($0.sampleDescriptionIndex)
+        }
     }
 
     public var fields: [(String, InspectValue)] { [("entry_count", .int(entries.count))] }

@@ -43,7 +43,9 @@ public struct ContainerError: Error, Equatable, Sendable, CustomStringConvertibl
         ContainerError(.truncated, "needed \(wanted) bytes but the data ends at byte \(fileSize)", offset: offset)
     }
 
-    public static func malformed(_ message: String, offset: Int64? = nil, path: String? = nil, clause: String? = nil)
+    public static func malformed(
+        _ message: String, offset: Int64? = nil, path: String? = nil, clause: String? = nil
+    )
         -> ContainerError
     {
         ContainerError(.malformed, message, offset: offset, path: path, clause: clause)

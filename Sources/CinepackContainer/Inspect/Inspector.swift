@@ -135,7 +135,8 @@ public enum JSONText {
                 + newline + close + "]"
         case .object(let fields):
             if fields.isEmpty { return "{}" }
-            return "{" + newline + fields.map { pad + quote($0.0) + (pretty ? ": " : ":") + encode($0.1, pretty: pretty, indent: indent + 1) }
+            return "{" + newline
+                + fields.map { pad + quote($0.0) + (pretty ? ": " : ":") + encode($0.1, pretty: pretty, indent: indent + 1) }
                 .joined(separator: "," + newline) + newline + close + "}"
         }
     }

@@ -9,16 +9,18 @@ public enum MovieInspection {
             if let ftyp = movie.fileType {
                 out.field("major_brand", .fourCC(ftyp.majorBrand), label: "brand", text: "'\(ftyp.majorBrand)'")
                 out.field("minor_version", .int(ftyp.minorVersion), label: "minor version")
-                out.field("compatible_brands", .list(ftyp.compatibleBrands.map { .fourCC($0) }), label: "compatible brands",
-                          text: ftyp.compatibleBrands.map { "'\($0)'" }.joined(separator: " "))
+                out.field(
+                    "compatible_brands", .list(ftyp.compatibleBrands.map { .fourCC($0) }), label: "compatible brands",
+                    text: ftyp.compatibleBrands.map { "'\($0)'" }.joined(separator: " "))
             } else {
                 out.field("major_brand", .null, label: "brand", text: "none (no ftyp)")
             }
         }
         out.object(key: "movie", label: "movie") { out in
             out.field("timescale", .int(movie.timescale), label: "timescale")
-            out.field("duration", .int(movie.duration), label: "duration",
-                      text: "\(seconds(movie.durationSeconds)) (\(movie.duration)/\(movie.timescale))")
+            out.field(
+                "duration", .int(movie.duration), label: "duration",
+                text: "\(seconds(movie.durationSeconds)) (\(movie.duration)/\(movie.timescale))")
             out.field("duration_seconds", .double(movie.durationSeconds), label: "", text: nil)
             out.field("track_count", .int(movie.tracks.count), label: "tracks")
             out.field("moov_offset", .int(movie.moovInFile.header.offset), label: "moov at byte")
@@ -40,8 +42,9 @@ public enum MovieInspection {
         out.object(key: nil, label: "track \(track.id): \(track.kind.rawValue) \(codec)") { out in
             out.field("id", .int(track.id), label: "id")
             out.field("kind", .string(track.kind.rawValue), label: "kind")
-            out.field("handler", track.handler.map { .fourCC($0.handlerType) } ?? .null, label: "handler",
-                      text: track.handler.map { "'\($0.handlerType)' \"\($0.name)\"" } ?? "none")
+            out.field(
+                "handler", track.handler.map { .fourCC($0.handlerType) } ?? .null, label: "handler",
+                text: track.handler.map { "'\($0.handlerType)' \"\($0.name)\"" } ?? "none")
             out.field("handler_name", .string(track.handler?.name ?? ""), label: "", text: nil)
             out.field("codec", track.codec.map { .fourCC($0) } ?? .null, label: "codec", text: codec)
             out.field("enabled", .bool(track.isEnabled), label: "enabled")
@@ -55,8 +58,9 @@ public enum MovieInspection {
             }
             if let rate = track.averageFrameRate, track.kind == .video || track.kind == .auxiliaryVideo {
                 let fps = Double(rate.frames) / Double(rate.seconds)
-                out.field("frame_rate", .double(fps), label: "frame rate",
-                          text: "\(fixed(fps, 3)) fps (\(rate.frames)/\(rate.seconds))")
+                out.field(
+                    "frame_rate", .double(fps), label: "frame rate",
+                    text: "\(fixed(fps, 3)) fps (\(rate.frames)/\(rate.seconds))")
                 out.field("frame_rate_exact", .string("\(rate.frames)/\(rate.seconds)"), label: "", text: nil)
             }
             if let a = track.audio {
@@ -70,12 +74,14 @@ public enum MovieInspection {
             out.field("sample_count", .int(track.samples.count), label: "samples")
             out.field("sync_sample_count", .int(track.samples.syncSampleCount), label: "sync samples")
             out.field("timescale", .int(track.timescale), label: "timescale")
-            out.field("duration", .int(track.mediaDuration), label: "duration",
-                      text: "\(seconds(track.mediaDurationSeconds)) (\(track.mediaDuration)/\(track.timescale))")
+            out.field(
+                "duration", .int(track.mediaDuration), label: "duration",
+                text: "\(seconds(track.mediaDurationSeconds)) (\(track.mediaDuration)/\(track.timescale))")
             out.field("duration_seconds", .double(track.mediaDurationSeconds), label: "", text: nil)
             out.field("bytes", .int(track.samples.totalBytes), label: "bytes")
-            out.field("bitrate", track.bitrate.map { .double(($0).rounded()) } ?? .null, label: "bitrate",
-                      text: track.bitrate.map { humanBitrate($0) } ?? "-")
+            out.field(
+                "bitrate", track.bitrate.map { .double(($0).rounded()) } ?? .null, label: "bitrate",
+                text: track.bitrate.map { humanBitrate($0) } ?? "-")
             out.field("language", .string(track.media.languageCode), label: "language")
             if let elst = track.editList {
                 out.array(key: "edit_list", label: "edit list") { out in

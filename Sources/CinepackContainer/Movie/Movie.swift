@@ -89,8 +89,9 @@ public struct Movie: Sendable {
                 offset: 0, clause: Clause.movie)
         }
         guard moovs.count == 1 else {
-            throw ContainerError.malformed("\(moovs.count) moov boxes; a movie has exactly one", offset: moovs[1].header.offset,
-                                           path: moovs[1].path, clause: Clause.movie)
+            throw ContainerError.malformed(
+                "\(moovs.count) moov boxes; a movie has exactly one", offset: moovs[1].header.offset,
+                path: moovs[1].path, clause: Clause.movie)
         }
         moovInFile = moovBox
         // A compressed movie holds its real moov inside cmov/cmvd.
@@ -112,19 +113,24 @@ public struct Movie: Sendable {
         var tracks: [Track] = []
         for trak in moov.children("trak") {
             guard let tkhd = trak.child("tkhd")?.content(as: TrackHeaderBox.self) else {
-                throw ContainerError.malformed("track has no tkhd", offset: trak.header.offset, path: trak.path,
-                                               clause: "ISO/IEC 14496-12 §8.3.2")
+                throw ContainerError.malformed(
+                    "track has no tkhd", offset: trak.header.offset, path: trak.path,
+                    clause: "ISO/IEC 14496-12 §8.3.2")
             }
             guard let mdia = trak.child("mdia"), let mdhd = mdia.child("mdhd")?.content(as: MediaHeaderBox.self) else {
-                throw ContainerError.malformed("track \(tkhd.trackID) has no mdia/mdhd", offset: trak.header.offset, path: trak.path,
-                                               clause: "ISO/IEC 14496-12 §8.4.2")
+                throw ContainerError.malformed(
+                    "track \(tkhd.trackID) has no mdia/mdhd", offset: trak.header.offset, path: trak.path,
+                    clause: "ISO/IEC 14496-12 §8.4.2")
             }
             if tracks.contains(where: { $0.id == tkhd.trackID }) {
-                warn(.malformed("two tracks with id \(tkhd.trackID)", offset: trak.header.offset, path: trak.path,
-                                clause: "ISO/IEC 14496-12 §8.3.2"))
+                warn(
+                    .malformed(
+                        "two tracks with id \(tkhd.trackID)", offset: trak.header.offset, path: trak.path,
+                        clause: "ISO/IEC 14496-12 §8.3.2"))
             }
             if mdhd.timescale == 0 {
-                warn(.malformed("track \(tkhd.trackID) has media timescale 0", path: mdia.path + "/mdhd", clause: "ISO/IEC 14496-12 §8.4.2"))
+                warn(
+                    .malformed("track \(tkhd.trackID) has media timescale 0", path: mdia.path + "/mdhd", clause: "ISO/IEC 14496-12 §8.4.2"))
             }
             let stbl = mdia.descendant(["minf", "stbl"])
             let entries = stbl?.child("stsd")?.children.map { (type: $0.type, entry: $0.content as? any SampleEntry, box: $0) } ?? []
@@ -135,32 +141,41 @@ public struct Movie: Sendable {
                 warn(.malformed("track \(tkhd.trackID) has no sample table", path: mdia.path, clause: "ISO/IEC 14496-12 §8.5.1"))
             }
             if !moofs.isEmpty {
-                samples = try SampleIndex.build(fragments: moofs, trackID: tkhd.trackID, defaults: trexes.first { $0.trackID == tkhd.trackID },
-                                                fileSize: tree.fileSize, startingAfter: samples, warn: warn)
+                samples = try SampleIndex.build(
+                    fragments: moofs, trackID: tkhd.trackID, defaults: trexes.first { $0.trackID == tkhd.trackID },
+                    fileSize: tree.fileSize, startingAfter: samples, warn: warn)
             }
-            let references = trak.child("tref")?.children.compactMap { box -> (type: FourCC, trackIDs: [UInt32])? in
-                guard let content = box.content(as: TrackReferenceTypeBox.self) else { return nil }
-                return (box.type, content.trackIDs)
-            } ?? []
+            let references =
+                trak.child("tref")?.children.compactMap { box -> (type: FourCC, trackIDs: [UInt32])? in
+                    guard let content = box.content(as: TrackReferenceTypeBox.self) else { return nil }
+                    return (box.type, content.trackIDs)
+                } ?? []
             var keys: [TimedMetadataKey] = []
             if let mebx = entries.first(where: { $0.type == "mebx" })?.box, let keysBox = mebx.child("keys") {
                 for key in keysBox.children {
                     guard let keyd = key.child("keyd")?.content(as: KeyDeclarationBox.self) else { continue }
-                    keys.append(TimedMetadataKey(localID: key.type.rawValue, namespace: keyd.namespace, key: keyd.keyString,
-                                                 dataType: key.child("dtyp")?.content(as: DataTypeBox.self)))
+                    keys.append(
+                        TimedMetadataKey(
+                            localID: key.type.rawValue, namespace: keyd.namespace, key: keyd.keyString,
+                            dataType: key.child("dtyp")?.content(as: DataTypeBox.self)))
                 }
             }
-            let channelLayout = entries.first?.box.children.lazy.compactMap { $0.content(as: ChannelLayoutBox.self) }.first
+            let channelLayout =
+                entries.first?.box.children.lazy.compactMap { $0.content(as: ChannelLayoutBox.self) }.first
                 ?? entries.first?.box.child("wave")?.children.lazy.compactMap { $0.content(as: ChannelLayoutBox.self) }.first
-            tracks.append(Track(box: trak, header: tkhd, media: mdhd, handler: mdia.child("hdlr")?.content(as: HandlerBox.self),
-                                sampleEntries: entries, editList: trak.child("edts")?.child("elst")?.content(as: EditListBox.self),
-                                references: references, samples: samples, metadataKeys: keys, channelLayout: channelLayout))
+            tracks.append(
+                Track(
+                    box: trak, header: tkhd, media: mdhd, handler: mdia.child("hdlr")?.content(as: HandlerBox.self),
+                    sampleEntries: entries, editList: trak.child("edts")?.child("elst")?.content(as: EditListBox.self),
+                    references: references, samples: samples, metadataKeys: keys, channelLayout: channelLayout))
         }
         for track in tracks {
             for reference in track.references {
                 for id in reference.trackIDs where id != 0 && !tracks.contains(where: { $0.id == id }) {
-                    warn(.malformed("track \(track.id) '\(reference.type)' reference names track \(id), which does not exist",
-                                    path: track.box.path + "/tref", clause: "ISO/IEC 14496-12 §8.3.3"))
+                    warn(
+                        .malformed(
+                            "track \(track.id) '\(reference.type)' reference names track \(id), which does not exist",
+                            path: track.box.path + "/tref", clause: "ISO/IEC 14496-12 §8.3.3"))
                 }
             }
         }

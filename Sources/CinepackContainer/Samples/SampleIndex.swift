@@ -47,7 +47,9 @@ public struct SampleIndex: Sendable {
     public init() {}
 
     public var isEmpty: Bool { count == 0 }
-    public var hasCompositionOffsets: Bool { !compositionRuns.isEmpty || (explicit?.contains { $0.compositionTime != $0.decodeTime } ?? false) }
+    public var hasCompositionOffsets: Bool {
+        !compositionRuns.isEmpty || (explicit?.contains { $0.compositionTime != $0.decodeTime } ?? false)
+    }
     public var syncSampleCount: Int { syncSamples?.count ?? count }
     public var allSamplesAreSync: Bool { syncSamples == nil }
 
@@ -71,9 +73,10 @@ public struct SampleIndex: Sendable {
         } else {
             for i in firstInChunk..<index { offset &+= Int64(sizes[i]) }
         }
-        return SampleInfo(index: index, decodeTime: decode, compositionTime: composition, duration: run.delta,
-                          size: constantSize != 0 ? constantSize : sizes[index], offset: offset,
-                          isSync: isSync(index), descriptionIndex: chunkRun.descriptionIndex)
+        return SampleInfo(
+            index: index, decodeTime: decode, compositionTime: composition, duration: run.delta,
+            size: constantSize != 0 ? constantSize : sizes[index], offset: offset,
+            isSync: isSync(index), descriptionIndex: chunkRun.descriptionIndex)
     }
 
     public func isSync(_ index: Int) -> Bool {
@@ -124,8 +127,10 @@ public struct SampleIndex: Sendable {
                         sync = syncCursor < syncSamples.count && syncSamples[syncCursor] == index
                     }
                     let size = constantSize != 0 ? constantSize : sizes[index]
-                    try body(SampleInfo(index: index, decodeTime: decode, compositionTime: composition, duration: timeRun.delta,
-                                        size: size, offset: offset, isSync: sync, descriptionIndex: chunkRun.descriptionIndex))
+                    try body(
+                        SampleInfo(
+                            index: index, decodeTime: decode, compositionTime: composition, duration: timeRun.delta,
+                            size: size, offset: offset, isSync: sync, descriptionIndex: chunkRun.descriptionIndex))
                     offset &+= Int64(size)
                     index += 1
                 }

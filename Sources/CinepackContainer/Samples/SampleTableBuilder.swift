@@ -5,8 +5,9 @@ extension SampleIndex {
     public static func build(stbl: Box, fileSize: Int64, warn: (ContainerError) -> Void) throws(ContainerError) -> SampleIndex {
         var index = SampleIndex()
         let path = stbl.path
-        guard let stsz = stbl.child("stsz")?.content(as: SampleSizeBox.self)
-            ?? stbl.child("stz2")?.content(as: SampleSizeBox.self)
+        guard
+            let stsz = stbl.child("stsz")?.content(as: SampleSizeBox.self)
+                ?? stbl.child("stz2")?.content(as: SampleSizeBox.self)
         else {
             if stbl.child("stts") == nil, stbl.child("stsz") == nil, stbl.child("stz2") == nil { return index }
             throw ContainerError.malformed("sample table has no stsz or stz2", path: path, clause: Clause.sampleSize)
@@ -26,15 +27,17 @@ extension SampleIndex {
             let (span, o1) = Int64(entry.count).multipliedReportingOverflow(by: Int64(entry.delta))
             let (next, o2) = time.addingReportingOverflow(span)
             guard !o1, !o2 else {
-                throw ContainerError.malformed("stts entry \(i + 1) takes the total duration past 2^63",
-                                               path: ParseSession.join(path, "stts"), clause: Clause.decodingTime)
+                throw ContainerError.malformed(
+                    "stts entry \(i + 1) takes the total duration past 2^63",
+                    path: ParseSession.join(path, "stts"), clause: Clause.decodingTime)
             }
             time = next
             sample += Int(entry.count)
         }
         guard sample == count else {
-            throw ContainerError.malformed("stts describes \(sample) samples but stsz has \(count)",
-                                           path: ParseSession.join(path, "stts"), clause: Clause.decodingTime)
+            throw ContainerError.malformed(
+                "stts describes \(sample) samples but stsz has \(count)",
+                path: ParseSession.join(path, "stts"), clause: Clause.decodingTime)
         }
         index.count = count
         index.totalDuration = time
@@ -47,8 +50,10 @@ extension SampleIndex {
                 first += Int(entry.count)
             }
             if first < count {
-                warn(.malformed("ctts covers \(first) of \(count) samples", path: ParseSession.join(path, "ctts"),
-                                clause: Clause.compositionOffset))
+                warn(
+                    .malformed(
+                        "ctts covers \(first) of \(count) samples", path: ParseSession.join(path, "ctts"),
+                        clause: Clause.compositionOffset))
             }
         }
 
@@ -56,48 +61,60 @@ extension SampleIndex {
         index.constantSize = stsz.constantSize
         index.sizes = stsz.sizes
         // At most 2^32 samples of 2^32 bytes: the product can pass 2^63, the sum of a table cannot.
-        let (bytes, overflow) = stsz.constantSize != 0
+        let (bytes, overflow) =
+            stsz.constantSize != 0
             ? Int64(stsz.constantSize).multipliedReportingOverflow(by: Int64(count))
             : (stsz.sizes.reduce(Int64(0)) { $0 + Int64($1) }, false)
         guard !overflow else {
-            throw ContainerError.malformed("\(count) samples of \(stsz.constantSize) bytes overflow any file size",
-                                           path: ParseSession.join(path, "stsz"), clause: Clause.sampleSize)
+            throw ContainerError.malformed(
+                "\(count) samples of \(stsz.constantSize) bytes overflow any file size",
+                path: ParseSession.join(path, "stsz"), clause: Clause.sampleSize)
         }
         index.totalBytes = bytes
 
         // Chunks.
         guard !stsc.entries.isEmpty, !offsets.isEmpty else {
-            throw ContainerError.malformed("\(count) samples but no chunks (stsc or stco empty)", path: path,
-                                           clause: Clause.sampleToChunk)
+            throw ContainerError.malformed(
+                "\(count) samples but no chunks (stsc or stco empty)", path: path,
+                clause: Clause.sampleToChunk)
         }
         var first = 0
         for (i, entry) in stsc.entries.enumerated() {
             let firstChunk = Int(entry.firstChunk) - 1
             guard firstChunk < offsets.count else {
-                warn(.malformed("stsc entry \(i + 1) starts at chunk \(entry.firstChunk) but there are only \(offsets.count) chunks",
-                                path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk))
+                warn(
+                    .malformed(
+                        "stsc entry \(i + 1) starts at chunk \(entry.firstChunk) but there are only \(offsets.count) chunks",
+                        path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk))
                 break
             }
             let end = i + 1 < stsc.entries.count ? min(Int(stsc.entries[i + 1].firstChunk) - 1, offsets.count) : offsets.count
             guard entry.samplesPerChunk > 0 || end == firstChunk else {
-                throw ContainerError.malformed("stsc entry \(i + 1) has samples_per_chunk 0",
-                                               path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk)
+                throw ContainerError.malformed(
+                    "stsc entry \(i + 1) has samples_per_chunk 0",
+                    path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk)
             }
-            if end > firstChunk, entry.samplesPerChunk > 0 { index.chunkRuns.append(ChunkRun(firstChunk: firstChunk, chunkCount: end - firstChunk,
-                                            samplesPerChunk: Int(entry.samplesPerChunk),
-                                            descriptionIndex: entry.sampleDescriptionIndex, firstSample: first)) }
+            if end > firstChunk, entry.samplesPerChunk > 0 {
+                index.chunkRuns.append(
+                    ChunkRun(
+                        firstChunk: firstChunk, chunkCount: end - firstChunk,
+                        samplesPerChunk: Int(entry.samplesPerChunk),
+                        descriptionIndex: entry.sampleDescriptionIndex, firstSample: first))
+            }
             let (run, o1) = (end - firstChunk).multipliedReportingOverflow(by: Int(entry.samplesPerChunk))
             let (next, o2) = first.addingReportingOverflow(run)
             guard !o1, !o2 else {
-                throw ContainerError.malformed("stsc sample counts overflow", path: ParseSession.join(path, "stsc"),
-                                               clause: Clause.sampleToChunk)
+                throw ContainerError.malformed(
+                    "stsc sample counts overflow", path: ParseSession.join(path, "stsc"),
+                    clause: Clause.sampleToChunk)
             }
             first = next
             if first >= count { break }
         }
         guard first >= count else {
-            throw ContainerError.malformed("stsc and stco hold \(first) samples but stsz has \(count)",
-                                           path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk)
+            throw ContainerError.malformed(
+                "stsc and stco hold \(first) samples but stsz has \(count)",
+                path: ParseSession.join(path, "stsc"), clause: Clause.sampleToChunk)
         }
         index.chunkOffsets = offsets
 
@@ -107,8 +124,10 @@ extension SampleIndex {
             sync.reserveCapacity(stss.sampleNumbers.count)
             for number in stss.sampleNumbers {
                 guard number >= 1, Int(number) <= count, Int(number) - 1 > (sync.last ?? -1) else {
-                    warn(.malformed("stss lists sample \(number), out of order or outside 1…\(count)",
-                                    path: ParseSession.join(path, "stss"), clause: Clause.syncSample))
+                    warn(
+                        .malformed(
+                            "stss lists sample \(number), out of order or outside 1…\(count)",
+                            path: ParseSession.join(path, "stss"), clause: Clause.syncSample))
                     continue
                 }
                 sync.append(Int(number) - 1)
@@ -126,9 +145,10 @@ extension SampleIndex {
             }
         }
         if let bad = firstOutside {
-            warn(.malformed(
-                "\(outside) of \(count) samples lie outside the file (sample \(bad.index + 1) at byte \(bad.offset), \(bad.size) bytes, file is \(fileSize) bytes)",
-                path: ParseSession.join(path, chunkBox?.type.description ?? "stco"), clause: Clause.chunkOffset))
+            warn(
+                .malformed(
+                    "\(outside) of \(count) samples lie outside the file (sample \(bad.index + 1) at byte \(bad.offset), \(bad.size) bytes, file is \(fileSize) bytes)",
+                    path: ParseSession.join(path, chunkBox?.type.description ?? "stco"), clause: Clause.chunkOffset))
         }
         return index
     }

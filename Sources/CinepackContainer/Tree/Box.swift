@@ -46,8 +46,10 @@ public struct Box: Sendable {
 
     public var type: FourCC { header.type }
 
-    public init(header: BoxHeader, path: String, origin: BoxOrigin = .file, children: [Box] = [],
-                content: (any BoxContent)? = nil, isKnown: Bool = true) {
+    public init(
+        header: BoxHeader, path: String, origin: BoxOrigin = .file, children: [Box] = [],
+        content: (any BoxContent)? = nil, isKnown: Bool = true
+    ) {
         self.header = header
         self.path = path
         self.origin = origin

@@ -42,9 +42,10 @@ public struct BoxReader {
             if header.end > fileSize {
                 // A recording cut short leaves its mdat incomplete; say so and show the rest.
                 if header.type == "mdat" || header.type == "free" || header.type == "skip" {
-                    session.warn(.malformed(
-                        "\(header.type) claims \(header.size) bytes but the file ends \(header.end - fileSize) bytes early (truncated file)",
-                        offset: offset, path: path, clause: Clause.boxHeader))
+                    session.warn(
+                        .malformed(
+                            "\(header.type) claims \(header.size) bytes but the file ends \(header.end - fileSize) bytes early (truncated file)",
+                            offset: offset, path: path, clause: Clause.boxHeader))
                     header.size = fileSize - offset
                 } else {
                     throw ContainerError.malformed(
@@ -61,8 +62,10 @@ public struct BoxReader {
                 }
                 let bytes = try source.read(at: offset, count: Int(header.size))
                 let buffer = BoxBuffer(bytes: bytes, baseOffset: offset, origin: .file)
-                boxes.append(try session.parseBox(header: header, in: buffer, at: 0, path: path,
-                                                  parent: nil, grandparent: nil, depth: 1, handler: nil))
+                boxes.append(
+                    try session.parseBox(
+                        header: header, in: buffer, at: 0, path: path,
+                        parent: nil, grandparent: nil, depth: 1, handler: nil))
             } else {
                 try session.countBox(header, path: path)
                 boxes.append(Box(header: header, path: path, isKnown: definition != nil))
@@ -112,7 +115,9 @@ final class ParseSession {
 
     /// Parses a box header from `bytes` (which start at the header). `available` is how many bytes
     /// the enclosing box (or the file) has left from here.
-    func parseHeader(_ bytes: some Collection<UInt8>, at offset: Int64, available: Int64, topLevel: Bool, path: String)
+    func parseHeader(
+        _ bytes: some Collection<UInt8>, at offset: Int64, available: Int64, topLevel: Bool, path: String
+    )
         throws(ContainerError) -> BoxHeader
     {
         var r = ByteReader(Array(bytes.prefix(32)), baseOffset: offset, path: path)
@@ -123,13 +128,15 @@ final class ParseSession {
         switch size32 {
         case 1:
             guard available >= 16, r.remaining >= 8 else {
-                throw ContainerError.malformed("box '\(type)' has a 64-bit size but no room for it", offset: offset, path: here,
-                                               clause: Clause.boxHeader)
+                throw ContainerError.malformed(
+                    "box '\(type)' has a 64-bit size but no room for it", offset: offset, path: here,
+                    clause: Clause.boxHeader)
             }
             let large = try r.u64("largesize")
             guard large <= UInt64(Int64.max) else {
-                throw ContainerError.malformed("box '\(type)' has 64-bit size \(large), beyond any file", offset: offset, path: here,
-                                               clause: Clause.boxHeader)
+                throw ContainerError.malformed(
+                    "box '\(type)' has 64-bit size \(large), beyond any file", offset: offset, path: here,
+                    clause: Clause.boxHeader)
             }
             header.size = Int64(large)
             header.headerSize = 16
@@ -147,8 +154,9 @@ final class ParseSession {
         }
         if type == "uuid" {
             guard r.remaining >= 16 else {
-                throw ContainerError.malformed("uuid box has no room for its 16-byte user type", offset: offset, path: here,
-                                               clause: Clause.boxHeader)
+                throw ContainerError.malformed(
+                    "uuid box has no room for its 16-byte user type", offset: offset, path: here,
+                    clause: Clause.boxHeader)
             }
             header.userType = try r.bytes(16, "usertype")
             header.headerSize += 16
@@ -162,9 +170,10 @@ final class ParseSession {
     }
 
     /// Parses the box whose header is at `position` in `buffer` (already validated to fit).
-    func parseBox(header: BoxHeader, in buffer: BoxBuffer, at position: Int, path: String, parent: FourCC?,
-                  grandparent: FourCC?, depth: Int, handler: FourCC?) throws(ContainerError) -> Box
-    {
+    func parseBox(
+        header: BoxHeader, in buffer: BoxBuffer, at position: Int, path: String, parent: FourCC?,
+        grandparent: FourCC?, depth: Int, handler: FourCC?
+    ) throws(ContainerError) -> Box {
         try countBox(header, path: path)
         guard depth <= limits.maxDepth else {
             throw ContainerError.limit("boxes nested deeper than \(limits.maxDepth) levels", offset: header.offset, path: path)
@@ -179,8 +188,9 @@ final class ParseSession {
         let context = BoxParseContext(handlerType: handler, parentType: parent, header: header, limits: limits)
 
         func parseFields(_ type: any ParsableBox.Type, upTo end: Int) throws(ContainerError) -> (any BoxContent, Int)? {
-            var reader = ByteReader(Array(buffer.bytes[payloadStart..<end]), baseOffset: buffer.baseOffset + Int64(payloadStart),
-                                    path: path)
+            var reader = ByteReader(
+                Array(buffer.bytes[payloadStart..<end]), baseOffset: buffer.baseOffset + Int64(payloadStart),
+                path: path)
             do {
                 let content = try type.parse(&reader, context: context)
                 return (content, reader.position)
@@ -205,13 +215,16 @@ final class ParseSession {
                 if let offset {
                     childrenStart = payloadStart + max(offset, consumed)
                 } else if consumed < payloadEnd - payloadStart {
-                    warn(.malformed("\(payloadEnd - payloadStart - consumed) unread bytes at the end of '\(header.type)'",
-                                    offset: header.offset, path: path, clause: definition.clause))
+                    warn(
+                        .malformed(
+                            "\(payloadEnd - payloadStart - consumed) unread bytes at the end of '\(header.type)'",
+                            offset: header.offset, path: path, clause: definition.clause))
                 }
             }
         case .meta:
             // QuickTime `meta` has no version/flags: its first child (`hdlr`) starts right away.
-            let looksQuickTime = payloadEnd - payloadStart >= 8
+            let looksQuickTime =
+                payloadEnd - payloadStart >= 8
                 && Array(buffer.bytes[payloadStart + 4..<payloadStart + 8]) == FourCC(stringLiteral: "hdlr").bytes
             childrenStart = payloadStart + (looksQuickTime ? 0 : 4)
         case .sampleEntry:
@@ -241,19 +254,22 @@ final class ParseSession {
                     offset: header.offset, path: path, clause: definition.clause)
             }
             let childHandler = header.type == "mdia" ? nil : handler
-            box.children = try parseChildren(in: buffer, range: childrenStart..<payloadEnd, path: path, parent: header.type,
-                                             grandparent: parent, depth: depth, handler: childHandler)
+            box.children = try parseChildren(
+                in: buffer, range: childrenStart..<payloadEnd, path: path, parent: header.type,
+                grandparent: parent, depth: depth, handler: childHandler)
         }
         if case .parsed(let type, _) = definition.layout, type == DataCompressionBox.self,
-           let dcom = box.content as? DataCompressionBox {
+            let dcom = box.content as? DataCompressionBox
+        {
             compression = dcom.algorithm
         }
         return box
     }
 
-    func parseChildren(in buffer: BoxBuffer, range: Range<Int>, path: String, parent: FourCC, grandparent: FourCC?,
-                       depth: Int, handler: FourCC?) throws(ContainerError) -> [Box]
-    {
+    func parseChildren(
+        in buffer: BoxBuffer, range: Range<Int>, path: String, parent: FourCC, grandparent: FourCC?,
+        depth: Int, handler: FourCC?
+    ) throws(ContainerError) -> [Box] {
         var children: [Box] = []
         var position = range.lowerBound
         var index: [FourCC: Int] = [:]
@@ -264,13 +280,16 @@ final class ParseSession {
             if remaining < 8 {
                 // QuickTime ends some lists with a 32-bit zero; anything else is junk worth a warning.
                 if buffer.bytes[position..<range.upperBound].contains(where: { $0 != 0 }) {
-                    warn(.malformed("\(remaining) stray bytes at the end of '\(parent)'", offset: absolute, path: path,
-                                    clause: Clause.boxHeader))
+                    warn(
+                        .malformed(
+                            "\(remaining) stray bytes at the end of '\(parent)'", offset: absolute, path: path,
+                            clause: Clause.boxHeader))
                 }
                 break
             }
-            let header = try parseHeader(buffer.bytes[position..<range.upperBound], at: absolute, available: Int64(remaining),
-                                         topLevel: false, path: path)
+            let header = try parseHeader(
+                buffer.bytes[position..<range.upperBound], at: absolute, available: Int64(remaining),
+                topLevel: false, path: path)
             index[header.type, default: 0] += 1
             let childPath = ParseSession.join(path, ParseSession.pathComponent(header.type, index: index[header.type]!))
             if header.size > Int64(remaining) {
@@ -278,8 +297,9 @@ final class ParseSession {
                     "box '\(header.type)' claims \(header.size) bytes but its parent '\(parent)' has only \(remaining) left",
                     offset: absolute, path: childPath, clause: Clause.boxHeader)
             }
-            let child = try parseBox(header: header, in: buffer, at: position, path: childPath, parent: parent,
-                                     grandparent: grandparent, depth: depth + 1, handler: handler)
+            let child = try parseBox(
+                header: header, in: buffer, at: position, path: childPath, parent: parent,
+                grandparent: grandparent, depth: depth + 1, handler: handler)
             if header.type == "hdlr", let hdlr = child.content as? HandlerBox, parent == "mdia" {
                 handler = hdlr.handlerType
             }
@@ -290,14 +310,17 @@ final class ParseSession {
     }
 
     /// `cmov/cmvd`: a zlib-compressed `moov`. The claimed size is capped before anything is allocated.
-    func inflateMovie(header: BoxHeader, in buffer: BoxBuffer, payload: Range<Int>, path: String, depth: Int)
+    func inflateMovie(
+        header: BoxHeader, in buffer: BoxBuffer, payload: Range<Int>, path: String, depth: Int
+    )
         throws(ContainerError) -> [Box]
     {
         var r = ByteReader(Array(buffer.bytes[payload]), baseOffset: header.payloadOffset, path: path)
         let claimed = try r.u32("uncompressed size")
         guard compression == "zlib" else {
-            throw ContainerError(.unsupported, "compressed movie uses '\(compression?.description ?? "no dcom")', not zlib",
-                                 offset: header.offset, path: path, clause: Clause.compressedMovie)
+            throw ContainerError(
+                .unsupported, "compressed movie uses '\(compression?.description ?? "no dcom")', not zlib",
+                offset: header.offset, path: path, clause: Clause.compressedMovie)
         }
         guard Int64(claimed) <= limits.maxCompressedMovieSize else {
             throw ContainerError.limit(
@@ -308,15 +331,19 @@ final class ParseSession {
         do {
             inflated = try Zlib.inflate(r.rest(), limit: Int(claimed), expectedSize: Int(claimed))
         } catch {
-            throw ContainerError.malformed("compressed movie: \(error)", offset: header.payloadOffset + 4, path: path,
-                                           clause: Clause.compressedMovie)
+            throw ContainerError.malformed(
+                "compressed movie: \(error)", offset: header.payloadOffset + 4, path: path,
+                clause: Clause.compressedMovie)
         }
         if inflated.count != Int(claimed) {
-            warn(.malformed("cmov inflates to \(inflated.count) bytes, not the \(claimed) it claims", offset: header.offset,
-                            path: path, clause: Clause.compressedMovie))
+            warn(
+                .malformed(
+                    "cmov inflates to \(inflated.count) bytes, not the \(claimed) it claims", offset: header.offset,
+                    path: path, clause: Clause.compressedMovie))
         }
         let inner = BoxBuffer(bytes: inflated, baseOffset: 0, origin: .compressedMovie)
-        return try parseChildren(in: inner, range: 0..<inflated.count, path: path, parent: "cmvd", grandparent: "cmov",
-                                 depth: depth, handler: nil)
+        return try parseChildren(
+            in: inner, range: 0..<inflated.count, path: path, parent: "cmvd", grandparent: "cmov",
+            depth: depth, handler: nil)
     }
 }

@@ -93,7 +93,9 @@ public enum BoxRegistry {
         add("sbgp", .leaf, "\(iso) §8.9.2")
         add("stps", .leaf, "\(qt), partial sync sample atom")
         // Sample-entry children worth naming.
-        for type: FourCC in ["avcC", "hvcC", "av1C", "vpcC", "pasp", "colr", "clap", "btrt", "esds", "fiel", "gama", "dOps", "dac3", "dec3", "SA3D", "ccst"] {
+        for type: FourCC in [
+            "avcC", "hvcC", "av1C", "vpcC", "pasp", "colr", "clap", "btrt", "esds", "fiel", "gama", "dOps", "dac3", "dec3", "SA3D", "ccst",
+        ] {
             add(type, .leaf, "\(iso) / codec binding", essential: false)
         }
         add("wave", .container(), "\(qt), sound sample description extension", essential: false)

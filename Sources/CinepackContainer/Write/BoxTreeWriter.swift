@@ -11,7 +11,9 @@ public indirect enum WritableBox {
     /// Replaces the box at `path` (as in `Box.path`) by `replacement` (nil removes it), rebuilding
     /// its ancestors. Bytes of an ancestor that are not child boxes (the version and count of
     /// `stsd`, a QuickTime zero terminator) are carried over unchanged.
-    public static func replacing(path: String, in boxes: [Box], with replacement: WritableBox?, source: any ByteSource)
+    public static func replacing(
+        path: String, in boxes: [Box], with replacement: WritableBox?, source: any ByteSource
+    )
         throws(ContainerError) -> [WritableBox]
     {
         var result: [WritableBox] = []

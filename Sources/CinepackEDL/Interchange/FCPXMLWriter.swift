@@ -14,10 +14,12 @@ enum FCPXMLWriter {
         xml.line("<!DOCTYPE fcpxml>")
         xml.open("fcpxml", [("version", version)])
         xml.open("resources", [])
-        xml.empty("format", [
-            ("id", formatID), ("frameDuration", "\(plan.frameDuration)"),
-            ("width", "\(plan.width)"), ("height", "\(plan.height)"),
-        ])
+        xml.empty(
+            "format",
+            [
+                ("id", formatID), ("frameDuration", "\(plan.frameDuration)"),
+                ("width", "\(plan.width)"), ("height", "\(plan.height)"),
+            ])
         var asset: [(String, String)] = [
             ("id", assetID), ("name", plan.name), ("start", "0s"), ("duration", "\(plan.time(ofFrame: plan.frameCount))"),
             ("hasVideo", "1"), ("format", formatID), ("hasAudio", plan.hasAudio ? "1" : "0"), ("videoSources", "1"),
@@ -40,17 +42,21 @@ enum FCPXMLWriter {
             let name = plan.keptRanges.count == 1 ? plan.name : "\(plan.name) #\(index + 1)"
             // offset is on the sequence timeline; start is the source time of the first frame (the
             // asset-clip's local timeline is the media's, so markers below use source times too).
-            xml.open("asset-clip", [
-                ("ref", assetID), ("offset", "\(plan.time(ofFrame: offset))"), ("name", name),
-                ("start", "\(plan.time(ofFrame: range.lowerBound))"), ("duration", "\(plan.time(ofFrame: Int64(range.count)))"),
-                ("format", formatID), ("tcFormat", "NDF"),
-            ])
+            xml.open(
+                "asset-clip",
+                [
+                    ("ref", assetID), ("offset", "\(plan.time(ofFrame: offset))"), ("name", name),
+                    ("start", "\(plan.time(ofFrame: range.lowerBound))"), ("duration", "\(plan.time(ofFrame: Int64(range.count)))"),
+                    ("format", formatID), ("tcFormat", "NDF"),
+                ])
             xml.empty("adjust-cinematic", [("enabled", "1"), ("aperture", InterchangeText.decimalText(plan.fNumber))])
             for d in plan.decisions where range.contains(d.frame) {
-                xml.empty("marker", [
-                    ("start", "\(plan.time(ofFrame: d.frame))"), ("duration", "\(plan.frameDuration)"),
-                    ("value", d.label), ("note", note(d)),
-                ])
+                xml.empty(
+                    "marker",
+                    [
+                        ("start", "\(plan.time(ofFrame: d.frame))"), ("duration", "\(plan.frameDuration)"),
+                        ("value", d.label), ("note", note(d)),
+                    ])
             }
             xml.close("asset-clip")
             offset += Int64(range.count)
@@ -66,8 +72,10 @@ enum FCPXMLWriter {
 
     /// What the marker name leaves out, for an editor reading the marker: origin, exact time, bounds.
     static func note(_ d: TimelineDecision) -> String {
-        var parts = ["cinepack \(d.origin.rawValue) decision", "frame \(d.frame)", "time \(d.time)",
-                     "target \(InterchangeText.describe(d.target))", d.strength]
+        var parts = [
+            "cinepack \(d.origin.rawValue) decision", "frame \(d.frame)", "time \(d.time)",
+            "target \(InterchangeText.describe(d.target))", d.strength,
+        ]
         if let t = d.minTransition { parts.append("min transition \(t)s") }
         if let t = d.maxTransition { parts.append("max transition \(t)s") }
         return parts.joined(separator: "; ")

@@ -21,12 +21,16 @@ enum OTIOWriter {
 
     static func document(_ plan: TimelinePlan) -> InspectValue {
         let clips = plan.pieces.enumerated().map { clipObject(plan, $0.element, index: $0.offset) }
-        let videoTrack = item(track, name: "V1", sourceRange: .null, effects: [], markers: [], extra: [
-            ("children", .list(clips)), ("kind", .string("Video")),
-        ])
-        let stackObject = item(stack, name: "tracks", sourceRange: .null, effects: [], markers: [], extra: [
-            ("children", .list([videoTrack]))
-        ])
+        let videoTrack = item(
+            track, name: "V1", sourceRange: .null, effects: [], markers: [],
+            extra: [
+                ("children", .list(clips)), ("kind", .string("Video")),
+            ])
+        let stackObject = item(
+            stack, name: "tracks", sourceRange: .null, effects: [], markers: [],
+            extra: [
+                ("children", .list([videoTrack]))
+            ])
         return .object([
             ("OTIO_SCHEMA", .string(timeline)),
             ("metadata", .object([("cinepack", summary(plan))])),
@@ -37,18 +41,21 @@ enum OTIOWriter {
     }
 
     /// The fields every `Item` has, in the library's order, then the subclass's own.
-    static func item(_ schema: String, name: String, metadata: InspectValue = .object([]), sourceRange: InspectValue,
-                     effects: [InspectValue], markers: [InspectValue], extra: [(String, InspectValue)]) -> InspectValue {
-        .object([
-            ("OTIO_SCHEMA", .string(schema)),
-            ("metadata", metadata),
-            ("name", .string(name)),
-            ("source_range", sourceRange),
-            ("effects", .list(effects)),
-            ("markers", .list(markers)),
-            ("enabled", .bool(true)),
-            ("color", .null),
-        ] + extra)
+    static func item(
+        _ schema: String, name: String, metadata: InspectValue = .object([]), sourceRange: InspectValue,
+        effects: [InspectValue], markers: [InspectValue], extra: [(String, InspectValue)]
+    ) -> InspectValue {
+        .object(
+            [
+                ("OTIO_SCHEMA", .string(schema)),
+                ("metadata", metadata),
+                ("name", .string(name)),
+                ("source_range", sourceRange),
+                ("effects", .list(effects)),
+                ("markers", .list(markers)),
+                ("enabled", .bool(true)),
+                ("color", .null),
+            ] + extra)
     }
 
     // MARK: Time
@@ -92,29 +99,39 @@ enum OTIOWriter {
         // OTIO convention (cmx_3600 adapter, Item.duration()): source_range starts at the first source
         // frame and lasts as long as the clip occupies the track; a LinearTimeWarp says how fast media
         // is consumed, so the media used is duration × time_scalar = the piece's source frames.
-        let duration: FrameValue = piece.isUnitSpeed
+        let duration: FrameValue =
+            piece.isUnitSpeed
             ? .whole(piece.frames)
             : .fraction(numerator: piece.frames * piece.speed.denominator, denominator: piece.speed.numerator)
         var effects = [cinematicEffect(plan)]
         if !piece.isUnitSpeed {
-            effects.append(.object([
-                ("OTIO_SCHEMA", .string(linearTimeWarp)),
-                ("metadata", .object([])),
-                ("name", .string("speed \(piece.speed.numerator)/\(piece.speed.denominator)")),
-                ("effect_name", .string("LinearTimeWarp")),
-                ("enabled", .bool(true)),
-                ("time_scalar", .double(Double(piece.speed.numerator) / Double(piece.speed.denominator))),
-            ]))
+            effects.append(
+                .object([
+                    ("OTIO_SCHEMA", .string(linearTimeWarp)),
+                    ("metadata", .object([])),
+                    ("name", .string("speed \(piece.speed.numerator)/\(piece.speed.denominator)")),
+                    ("effect_name", .string("LinearTimeWarp")),
+                    ("enabled", .bool(true)),
+                    ("time_scalar", .double(Double(piece.speed.numerator) / Double(piece.speed.denominator))),
+                ]))
         }
         let markers = plan.decisions.filter { piece.contains($0.frame) }.map { markerObject($0, plan) }
-        let metadata: InspectValue = .object([("cinepack", .object([
-            ("source_range_index", .integer(piece.rangeIndex)),
-            ("source_start", InterchangeText.rational(plan.time(ofFrame: piece.start))),
-            ("source_end", InterchangeText.rational(plan.time(ofFrame: piece.end))),
-            ("first_frame", .integer(piece.start)),
-            ("end_frame", .integer(piece.end)),
-            ("speed", .object([("numerator", .integer(piece.speed.numerator)), ("denominator", .integer(piece.speed.denominator))])),
-        ]))])
+        let metadata: InspectValue = .object([
+            (
+                "cinepack",
+                .object([
+                    ("source_range_index", .integer(piece.rangeIndex)),
+                    ("source_start", InterchangeText.rational(plan.time(ofFrame: piece.start))),
+                    ("source_end", InterchangeText.rational(plan.time(ofFrame: piece.end))),
+                    ("first_frame", .integer(piece.start)),
+                    ("end_frame", .integer(piece.end)),
+                    (
+                        "speed",
+                        .object([("numerator", .integer(piece.speed.numerator)), ("denominator", .integer(piece.speed.denominator))])
+                    ),
+                ])
+            )
+        ])
         let reference: InspectValue = .object([
             ("OTIO_SCHEMA", .string(externalReference)),
             ("metadata", .object([])),
@@ -124,21 +141,26 @@ enum OTIOWriter {
             ("target_url", .string(plan.mediaURL)),
         ])
         let name = plan.pieces.count == 1 ? plan.name : "\(plan.name) #\(index + 1)"
-        return item(clip, name: name, metadata: metadata, sourceRange: range(start: .whole(piece.start), duration: duration, plan),
-                    effects: effects, markers: markers, extra: [
-                        ("media_references", .object([("DEFAULT_MEDIA", reference)])),
-                        ("active_media_reference_key", .string("DEFAULT_MEDIA")),
-                    ])
+        return item(
+            clip, name: name, metadata: metadata, sourceRange: range(start: .whole(piece.start), duration: duration, plan),
+            effects: effects, markers: markers,
+            extra: [
+                ("media_references", .object([("DEFAULT_MEDIA", reference)])),
+                ("active_media_reference_key", .string("DEFAULT_MEDIA")),
+            ])
     }
 
     /// The aperture as a plain `Effect` other tools can show by name and ignore safely.
     static func cinematicEffect(_ plan: TimelinePlan) -> InspectValue {
         .object([
             ("OTIO_SCHEMA", .string(effect)),
-            ("metadata", .object([
-                ("f_number", InterchangeText.number(plan.fNumber)),
-                ("focal_length_35mm", InterchangeText.number(plan.parameters.focalLength35mm)),
-            ])),
+            (
+                "metadata",
+                .object([
+                    ("f_number", InterchangeText.number(plan.fNumber)),
+                    ("focal_length_35mm", InterchangeText.number(plan.parameters.focalLength35mm)),
+                ])
+            ),
             ("name", .string("cinepack.Cinematic")),
             ("effect_name", .string("cinepack.Cinematic")),
             ("enabled", .bool(true)),

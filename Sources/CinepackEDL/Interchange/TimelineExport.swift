@@ -22,7 +22,9 @@ public enum TimelineExport {
         FCPXMLWriter.write(try TimelinePlan(movie: movie, edl: edl, mediaURL: mediaURL))
     }
 
-    public static func export(_ format: Format, movie: CinematicMovie, edl: EditDecisionList, mediaURL: String) throws(FormatError) -> [UInt8] {
+    public static func export(
+        _ format: Format, movie: CinematicMovie, edl: EditDecisionList, mediaURL: String
+    ) throws(FormatError) -> [UInt8] {
         switch format {
         case .otio: try otio(movie: movie, edl: edl, mediaURL: mediaURL)
         case .fcpxml: try fcpxml(movie: movie, edl: edl, mediaURL: mediaURL)
@@ -125,23 +127,29 @@ struct TimelinePlan {
         if movie.metadata != nil {
             for n in 0..<movie.frameCount {
                 guard let decision = try movie.metadata(n).decision else { continue }
-                captured.append(TimelineDecision(origin: .captured, frame: Int64(n), time: movie.time(ofFrame: n),
-                                                 target: decision.target, isStrong: decision.isStrong))
+                captured.append(
+                    TimelineDecision(
+                        origin: .captured, frame: Int64(n), time: movie.time(ofFrame: n),
+                        target: decision.target, isStrong: decision.isStrong))
             }
         }
-        try self.init(name: InterchangeText.fileStem(movie.path), mediaURL: mediaURL, rate: rate,
-                      frameCount: Int64(movie.frameCount), width: movie.width, height: movie.height,
-                      hasAudio: movie.audio != nil, hasDisparity: movie.disparity != nil,
-                      formatVersion: movie.formatVersion, parameters: movie.parameters, edl: edl, captured: captured)
+        try self.init(
+            name: InterchangeText.fileStem(movie.path), mediaURL: mediaURL, rate: rate,
+            frameCount: Int64(movie.frameCount), width: movie.width, height: movie.height,
+            hasAudio: movie.audio != nil, hasDisparity: movie.disparity != nil,
+            formatVersion: movie.formatVersion, parameters: movie.parameters, edl: edl, captured: captured)
     }
 
-    init(name: String, mediaURL: String, rate: FrameRate, frameCount: Int64, width: Int, height: Int, hasAudio: Bool,
-         hasDisparity: Bool, formatVersion: String?, parameters: CinematicParameters, edl: EditDecisionList,
-         captured: [TimelineDecision]) throws(FormatError) {
+    init(
+        name: String, mediaURL: String, rate: FrameRate, frameCount: Int64, width: Int, height: Int, hasAudio: Bool,
+        hasDisparity: Bool, formatVersion: String?, parameters: CinematicParameters, edl: EditDecisionList,
+        captured: [TimelineDecision]
+    ) throws(FormatError) {
         // An EDL made for other media would put every marker and trim in the wrong place.
         if let media = edl.media, media.frameCount != Int(frameCount) || media.frameRate != rate {
-            throw FormatError("the EDL was made for \(media.frameCount) frames at \(media.frameRate) fps, "
-                + "but the movie has \(frameCount) frames at \(rate) fps")
+            throw FormatError(
+                "the EDL was made for \(media.frameCount) frames at \(media.frameRate) fps, "
+                    + "but the movie has \(frameCount) frames at \(rate) fps")
         }
         self.name = name
         self.mediaURL = mediaURL
@@ -157,8 +165,9 @@ struct TimelinePlan {
         fNumber = edl.fNumber ?? parameters.defaultFNumber
 
         let user = edl.decisions.map {
-            TimelineDecision(origin: .user, frame: $0.frame, time: $0.time, target: $0.target, isStrong: $0.strength == .strong,
-                             minTransition: $0.minTransition, maxTransition: $0.maxTransition)
+            TimelineDecision(
+                origin: .user, frame: $0.frame, time: $0.time, target: $0.target, isStrong: $0.strength == .strong,
+                minTransition: $0.minTransition, maxTransition: $0.maxTransition)
         }
         // Stable sort: equal frames keep captured before user, and each list its own order.
         decisions = (captured + user).enumerated().sorted {

@@ -59,8 +59,10 @@ public struct UserDecision: Sendable, Equatable {
     public var minTransition: Double?
     public var maxTransition: Double?
 
-    public init(time: MediaTime, frame: Int64, target: FocusTarget, strength: DecisionStrength,
-                minTransition: Double? = nil, maxTransition: Double? = nil) {
+    public init(
+        time: MediaTime, frame: Int64, target: FocusTarget, strength: DecisionStrength,
+        minTransition: Double? = nil, maxTransition: Double? = nil
+    ) {
         self.time = time
         self.frame = frame
         self.target = target

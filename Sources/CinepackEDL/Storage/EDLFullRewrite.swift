@@ -1,23 +1,25 @@
+import CinepackContainer
+import CinepackFormat
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CinepackContainer
-import CinepackFormat
 
 /// The fallback of spec/format.md §8: the whole movie rewritten to a temporary file and renamed
 /// over the original, with a new `moov/udta/cpED` whose slot A holds the EDL. Every other box is
 /// copied byte for byte; only the ancestors of what changes (`udta`, and the chunk offset tables
 /// when `moov` precedes the media) are rebuilt.
 extension EDLStore {
-    mutating func rewriteAll(_ scan: Scan, source: any ByteSource, text: [UInt8], previousSequence: UInt64,
-                             reason: EDLRewriteReason) throws(EDLStorageError) -> EDLUpdateResult
-    {
+    mutating func rewriteAll(
+        _ scan: Scan, source: any ByteSource, text: [UInt8], previousSequence: UInt64,
+        reason: EDLRewriteReason
+    ) throws(EDLStorageError) -> EDLUpdateResult {
         let sequence = previousSequence + 1
         let capacity = EDLSlots.capacity(forTextLength: text.count)
         guard let recordA = EDLSlots.record(sequence: sequence, text: text, capacity: capacity),
-              let recordB = EDLSlots.record(sequence: 0, text: [], capacity: capacity)
+            let recordB = EDLSlots.record(sequence: 0, text: [], capacity: capacity)
         else { throw EDLStorageError(.tooLarge, "\(path): an EDL of \(text.count) bytes is too large to store") }
         var container = ByteWriter()
         container.box(EDLSlots.containerType) { w in
@@ -43,7 +45,8 @@ extension EDLStore {
             newLayout.slots[i].boxOffset += moovOffset
             newLayout.slots[i].recordOffset += moovOffset
         }
-        newLayout.moovPrecedesMedia = scan.layout?.moovPrecedesMedia
+        newLayout.moovPrecedesMedia =
+            scan.layout?.moovPrecedesMedia
             ?? scan.tree.all("mdat").contains { $0.header.offset > moovOffset }
 
         // Replace what the path names, not a symbolic link to it.
@@ -72,8 +75,9 @@ extension EDLStore {
         }
         layout = newLayout
         current = check.stored
-        return EDLUpdateResult(method: .fullRewrite(reason), slot: .a, sequence: sequence, bytesWritten: replacement.bytesWritten,
-                               capacity: capacity, recordOffset: newLayout.slots[0].recordOffset)
+        return EDLUpdateResult(
+            method: .fullRewrite(reason), slot: .a, sequence: sequence, bytesWritten: replacement.bytesWritten,
+            capacity: capacity, recordOffset: newLayout.slots[0].recordOffset)
     }
 
     static func resolved(_ path: String) -> String {
@@ -106,24 +110,27 @@ struct MovieRewritePlan {
     init(scan: EDLStore.Scan, source: any ByteSource, container: [UInt8], name: String) throws(EDLStorageError) {
         let moov = scan.moov
         guard moov.origin == .file, moov.child("cmov") == nil else {
-            throw .unsupported("\(name): the movie header is compressed (cmov); cinepack cannot add EDL slots to it",
-                               offset: moov.header.offset, path: moov.path)
+            throw .unsupported(
+                "\(name): the movie header is compressed (cmov); cinepack cannot add EDL slots to it",
+                offset: moov.header.offset, path: moov.path)
         }
         let moovEnd = moov.header.end
         let followers = scan.tree.boxes.filter { $0.header.offset >= moovEnd }
         if !followers.isEmpty {
             // Offsets we cannot adjust would point at the wrong bytes once the media moves.
             if let fragment = followers.first(where: { $0.type == "moof" }) {
-                throw .unsupported("\(name): a fragmented movie with fragments after moov cannot be rewritten with EDL slots",
-                                   offset: fragment.header.offset, path: fragment.path)
+                throw .unsupported(
+                    "\(name): a fragmented movie with fragments after moov cannot be rewritten with EDL slots",
+                    offset: fragment.header.offset, path: fragment.path)
             }
             var absolute: Box?
             moov.forEach { box, _ in
                 if absolute == nil, box.type == "saio" || box.type == "iloc" { absolute = box }
             }
             if let absolute {
-                throw .unsupported("\(name): '\(absolute.type)' holds absolute file offsets this rewrite cannot adjust",
-                                   offset: absolute.header.offset, path: absolute.path)
+                throw .unsupported(
+                    "\(name): '\(absolute.type)' holds absolute file offsets this rewrite cannot adjust",
+                    offset: absolute.header.offset, path: absolute.path)
             }
         }
 
@@ -151,8 +158,9 @@ struct MovieRewritePlan {
                 return
             }
             if let inside = content.offsets.first(where: { $0 >= UInt64(moov.header.offset) && $0 < UInt64(moovEnd) }) {
-                problem = .unsupported("\(name): chunk offset \(inside) points inside moov; cannot move the media it names",
-                                       offset: box.header.offset, path: box.path)
+                problem = .unsupported(
+                    "\(name): chunk offset \(inside) points inside moov; cannot move the media it names",
+                    offset: box.header.offset, path: box.path)
                 return
             }
             let stbl = String(box.path[..<(box.path.lastIndex(of: "/") ?? box.path.startIndex)])
@@ -195,8 +203,10 @@ struct MovieRewritePlan {
             let newDelta = writer.size(of: rebuilt) - moov.header.size
             if newDelta == delta && !widened {
                 guard writer.size(of: rebuilt) <= ReaderLimits.default.maxMetadataBoxSize else {
-                    throw EDLStorageError(.tooLarge,
-                                          "\(name): the new moov would be \(writer.size(of: rebuilt)) bytes, above the \(ReaderLimits.default.maxMetadataBoxSize)-byte limit readers accept")
+                    throw EDLStorageError(
+                        .tooLarge,
+                        "\(name): the new moov would be \(writer.size(of: rebuilt)) bytes, above the \(ReaderLimits.default.maxMetadataBoxSize)-byte limit readers accept"
+                    )
                 }
                 var sink = MemorySink()
                 do { try writer.write([rebuilt], to: &sink) } catch { throw .container(error, file: name) }
@@ -215,13 +225,15 @@ struct MovieRewritePlan {
     /// `box` with the boxes at the paths in `replacing` swapped and `appending` added at the end of
     /// the boxes at those paths. Containers on the way are rebuilt, keeping the bytes around their
     /// children (a QuickTime zero terminator); everything else stays an original, copied verbatim.
-    static func rebuild(_ box: Box, replacing: [String: WritableBox], appending: [String: [WritableBox]],
-                        source: any ByteSource) throws(ContainerError) -> WritableBox
-    {
+    static func rebuild(
+        _ box: Box, replacing: [String: WritableBox], appending: [String: [WritableBox]],
+        source: any ByteSource
+    ) throws(ContainerError) -> WritableBox {
         if let replacement = replacing[box.path] { return replacement }
         let below = box.path + "/"
-        guard appending[box.path] != nil || replacing.keys.contains(where: { $0.hasPrefix(below) })
-            || appending.keys.contains(where: { $0.hasPrefix(below) })
+        guard
+            appending[box.path] != nil || replacing.keys.contains(where: { $0.hasPrefix(below) })
+                || appending.keys.contains(where: { $0.hasPrefix(below) })
         else { return .original(box) }
         let payload = box.header.payloadOffset
         let first = box.children.first?.header.offset ?? payload

@@ -1,9 +1,10 @@
+import CinepackContainer
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CinepackContainer
 
 /// The file operations an EDL update performs, and nothing else, so tests can put a fault (a power
 /// cut after k bytes, a write error, a failed fsync) at every step of the protocol.
@@ -98,8 +99,9 @@ final class POSIXUpdateHandle: EDLUpdateHandle {
             }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                throw EDLStorageError(.io, "cannot read \(path): \(n == 0 ? "unexpected end of file" : errnoText())",
-                                      offset: offset + Int64(done))
+                throw EDLStorageError(
+                    .io, "cannot read \(path): \(n == 0 ? "unexpected end of file" : errnoText())",
+                    offset: offset + Int64(done))
             }
             done += n
         }

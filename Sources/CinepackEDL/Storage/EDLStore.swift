@@ -43,13 +43,15 @@ public struct EDLStore: Sendable {
         }
         let (holder, sequence) = Self.choose(scan.records)
         guard sequence < UInt64.max else {
-            throw .malformed("\(path): the EDL sequence is at its maximum (2^64 - 1); no further edit can be numbered",
-                             offset: layout[holder ?? .a].recordOffset)
+            throw .malformed(
+                "\(path): the EDL sequence is at its maximum (2^64 - 1); no further edit can be numbered",
+                offset: layout[holder ?? .a].recordOffset)
         }
         let target = layout[holder?.other ?? .a]
         guard let record = EDLSlots.record(sequence: sequence + 1, text: text, capacity: target.capacity) else {
-            return try rewriteAll(scan, source: source, text: text, previousSequence: sequence,
-                                  reason: .textTooLarge(textLength: text.count, capacity: target.capacity))
+            return try rewriteAll(
+                scan, source: source, text: text, previousSequence: sequence,
+                reason: .textTooLarge(textLength: text.count, capacity: target.capacity))
         }
         // Kept so an error (as opposed to a crash) can put the slot back as it was.
         let previous = try handle.read(at: target.recordOffset, count: target.capacity)
@@ -66,8 +68,10 @@ public struct EDLStore: Sendable {
             } catch {
                 restored = false
             }
-            failure.message = "cannot write EDL slot \(target.slot) of \(path): \(error.message); "
-                + (restored ? "the file is unchanged"
+            failure.message =
+                "cannot write EDL slot \(target.slot) of \(path): \(error.message); "
+                + (restored
+                    ? "the file is unchanged"
                     : "the slot could not be restored; the file opens with the previous EDL, or with the new one if its record was written completely")
             throw failure
         }
@@ -75,8 +79,9 @@ public struct EDLStore: Sendable {
         records[target.slot.rawValue] = EDLSlots.decode(record: record)
         self.layout = layout
         current = Self.evaluate(records)
-        return EDLUpdateResult(method: .inPlace, slot: target.slot, sequence: sequence + 1, bytesWritten: Int64(record.count),
-                               capacity: target.capacity, recordOffset: target.recordOffset)
+        return EDLUpdateResult(
+            method: .inPlace, slot: target.slot, sequence: sequence + 1, bytesWritten: Int64(record.count),
+            capacity: target.capacity, recordOffset: target.recordOffset)
     }
 
     /// `update(text:)` with the UTF-8 bytes of `text`.
@@ -120,47 +125,56 @@ public struct EDLStore: Sendable {
             return Scan(tree: tree, moov: moov, layout: nil, records: [], stored: .none)
         }
         guard containers.count == 1 else {
-            throw .malformed("\(name): \(containers.count) cpED boxes; a movie has at most one",
-                             offset: containers[1].header.offset, path: containers[1].path)
+            throw .malformed(
+                "\(name): \(containers.count) cpED boxes; a movie has at most one",
+                offset: containers[1].header.offset, path: containers[1].path)
         }
         let slots = container.children
         guard slots.count == 2, slots.allSatisfy({ $0.type == EDLSlots.slotType }) else {
             let found = slots.map { "'\($0.type)'" }.joined(separator: ", ")
-            throw .malformed("\(name): cpED must hold exactly two cpES slots, not [\(found)]",
-                             offset: container.header.offset, path: container.path)
+            throw .malformed(
+                "\(name): cpED must hold exactly two cpES slots, not [\(found)]",
+                offset: container.header.offset, path: container.path)
         }
         // The slots must tile the container: bytes between them would make a slot write ambiguous.
         guard slots[0].header.offset == container.header.payloadOffset, slots[0].header.end == slots[1].header.offset,
-              slots[1].header.end == container.header.end
+            slots[1].header.end == container.header.end
         else {
-            throw .malformed("\(name): cpED holds bytes outside its two slots", offset: container.header.offset,
-                             path: container.path)
+            throw .malformed(
+                "\(name): cpED holds bytes outside its two slots", offset: container.header.offset,
+                path: container.path)
         }
         var locations: [EDLSlotLocation] = []
         for (index, box) in slots.enumerated() {
             let id = EDLSlotID(rawValue: index)!
             let overhead = Int64(EDLSlots.fullBoxHeaderSize + EDLSlots.recordHeaderSize)
             guard box.header.payloadSize >= overhead else {
-                throw .malformed("\(name): slot \(id) has \(box.header.payloadSize) payload bytes, fewer than the \(overhead) of an empty record",
-                                 offset: box.header.offset, path: box.path)
+                throw .malformed(
+                    "\(name): slot \(id) has \(box.header.payloadSize) payload bytes, fewer than the \(overhead) of an empty record",
+                    offset: box.header.offset, path: box.path)
             }
             let versionAndFlags = try read(source, at: box.header.payloadOffset, count: 4, name: name)
             guard versionAndFlags[0] == 0 else {
-                throw .unsupported("\(name): slot \(id) has version \(versionAndFlags[0]); this version of cinepack knows only 0",
-                                   offset: box.header.offset, path: box.path)
+                throw .unsupported(
+                    "\(name): slot \(id) has version \(versionAndFlags[0]); this version of cinepack knows only 0",
+                    offset: box.header.offset, path: box.path)
             }
-            locations.append(EDLSlotLocation(slot: id, boxOffset: box.header.offset,
-                                             recordOffset: box.header.payloadOffset + Int64(EDLSlots.fullBoxHeaderSize),
-                                             capacity: Int(box.header.payloadSize - Int64(EDLSlots.fullBoxHeaderSize))))
+            locations.append(
+                EDLSlotLocation(
+                    slot: id, boxOffset: box.header.offset,
+                    recordOffset: box.header.payloadOffset + Int64(EDLSlots.fullBoxHeaderSize),
+                    capacity: Int(box.header.payloadSize - Int64(EDLSlots.fullBoxHeaderSize))))
         }
         guard locations[0].capacity == locations[1].capacity else {
-            throw .malformed("\(name): the EDL slots differ in capacity (A \(locations[0].capacity), B \(locations[1].capacity) bytes)",
-                             offset: container.header.offset, path: container.path)
+            throw .malformed(
+                "\(name): the EDL slots differ in capacity (A \(locations[0].capacity), B \(locations[1].capacity) bytes)",
+                offset: container.header.offset, path: container.path)
         }
         let media = tree.all("mdat").first
-        let layout = EDLStorageLayout(moovOffset: moov.header.offset, moovSize: moov.header.size,
-                                      moovPrecedesMedia: media.map { $0.header.offset > moov.header.offset } ?? false,
-                                      containerOffset: container.header.offset, slots: locations)
+        let layout = EDLStorageLayout(
+            moovOffset: moov.header.offset, moovSize: moov.header.size,
+            moovPrecedesMedia: media.map { $0.header.offset > moov.header.offset } ?? false,
+            containerOffset: container.header.offset, slots: locations)
         var records: [EDLSlots.Slot?] = []
         for location in locations { records.append(try readRecord(location, source, name: name)) }
         return Scan(tree: tree, moov: moov, layout: layout, records: records, stored: evaluate(records))
@@ -168,7 +182,9 @@ public struct EDLStore: Sendable {
 
     /// The record of a slot, or nil when it is not valid. Reads the header and the text only, not
     /// the padding, so the cost follows the EDL, not the slot capacity.
-    static func readRecord(_ location: EDLSlotLocation, _ source: any ByteSource, name: String) throws(EDLStorageError)
+    static func readRecord(
+        _ location: EDLSlotLocation, _ source: any ByteSource, name: String
+    ) throws(EDLStorageError)
         -> EDLSlots.Slot?
     {
         let header = try read(source, at: location.recordOffset, count: EDLSlots.recordHeaderSize, name: name)
@@ -199,15 +215,18 @@ public struct EDLStore: Sendable {
         var warnings: [String] = []
         if let holder {
             for status in statuses where !status.isValid {
-                warnings.append("EDL slot \(status.slot) holds no valid record (an interrupted edit or damage); "
-                    + "using slot \(holder), sequence \(sequence) (spec/format.md §8)")
+                warnings.append(
+                    "EDL slot \(status.slot) holds no valid record (an interrupted edit or damage); "
+                        + "using slot \(holder), sequence \(sequence) (spec/format.md §8)")
             }
         } else {
-            warnings.append("neither EDL slot holds a valid record (both torn or damaged): the movie opens with no edits (spec/format.md §8)")
+            warnings.append(
+                "neither EDL slot holds a valid record (both torn or damaged): the movie opens with no edits (spec/format.md §8)")
         }
         let hasEdits = holder != nil && sequence > 0
-        return StoredEDL(text: hasEdits ? records[holder!.rawValue]!.text : nil, slot: hasEdits ? holder : nil,
-                         sequence: sequence, slots: statuses, warnings: warnings)
+        return StoredEDL(
+            text: hasEdits ? records[holder!.rawValue]!.text : nil, slot: hasEdits ? holder : nil,
+            sequence: sequence, slots: statuses, warnings: warnings)
     }
 
     static func read(_ source: any ByteSource, at offset: Int64, count: Int, name: String) throws(EDLStorageError) -> [UInt8] {

@@ -60,13 +60,15 @@ public struct EDLError: Error, Equatable, Sendable, CustomStringConvertible {
     // MARK: Constructors, one per kind
 
     public static func tooLarge(source: String, size: Int, limit: Int) -> EDLError {
-        EDLError(.tooLarge, source: source,
-                 message: "\(size) bytes is larger than the \(limit)-byte limit for an EDL (spec/edl.md §2)")
+        EDLError(
+            .tooLarge, source: source,
+            message: "\(size) bytes is larger than the \(limit)-byte limit for an EDL (spec/edl.md §2)")
     }
 
     public static func encoding(source: String, line: Int? = nil, column: Int? = nil, _ detail: String) -> EDLError {
-        EDLError(.encoding, source: source, line: line, column: column,
-                 message: "\(detail); an EDL is UTF-8 (spec/edl.md §2)")
+        EDLError(
+            .encoding, source: source, line: line, column: column,
+            message: "\(detail); an EDL is UTF-8 (spec/edl.md §2)")
     }
 
     public static func notWellFormed(source: String, line: Int?, column: Int?, _ detail: String) -> EDLError {
@@ -74,13 +76,15 @@ public struct EDLError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public static func doctype(source: String, line: Int?, column: Int?) -> EDLError {
-        EDLError(.doctype, source: source, line: line, column: column,
-                 message: "a DOCTYPE is not allowed in an EDL (no DTDs, no entities; spec/edl.md §2)")
+        EDLError(
+            .doctype, source: source, line: line, column: column,
+            message: "a DOCTYPE is not allowed in an EDL (no DTDs, no entities; spec/edl.md §2)")
     }
 
     public static func tooDeep(source: String, line: Int?, column: Int?, limit: Int) -> EDLError {
-        EDLError(.tooDeep, source: source, line: line, column: column,
-                 message: "elements are nested more than \(limit) deep (spec/edl.md §2)")
+        EDLError(
+            .tooDeep, source: source, line: line, column: column,
+            message: "elements are nested more than \(limit) deep (spec/edl.md §2)")
     }
 
     public static func notAnEDL(source: String, line: Int?, column: Int?, _ detail: String) -> EDLError {
@@ -88,8 +92,11 @@ public struct EDLError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public static func unsupportedVersion(source: String, line: Int?, column: Int?, _ version: String) -> EDLError {
-        EDLError(.unsupportedVersion, source: source, line: line, column: column,
-                 message: "EDL version \"\(version)\" is not supported; this cinepack reads version \(EditDecisionList.currentVersion) (spec/edl.md §2)")
+        EDLError(
+            .unsupportedVersion, source: source, line: line, column: column,
+            message:
+                "EDL version \"\(version)\" is not supported; this cinepack reads version \(EditDecisionList.currentVersion) (spec/edl.md §2)"
+        )
     }
 
     public static func schema(source: String, line: Int?, column: Int?, _ detail: String) -> EDLError {

@@ -47,8 +47,9 @@ extension EditDecisionList {
         let uri = root.namespaceURI
         guard root.localName == "edl", uri == namespace else {
             let space = uri.map { "in namespace \"\($0)\"" } ?? "in no namespace"
-            throw .notAnEDL(source: document.source, line: at.line, column: at.column,
-                            "the root element is <\(root.qualifiedName)> \(space); an EDL's root is <edl> in namespace \(namespace) (spec/edl.md §2)")
+            throw .notAnEDL(
+                source: document.source, line: at.line, column: at.column,
+                "the root element is <\(root.qualifiedName)> \(space); an EDL's root is <edl> in namespace \(namespace) (spec/edl.md §2)")
         }
         guard let version = EDLTreeReader.attribute(root, "version") else {
             throw .unsupportedVersion(source: document.source, line: at.line, column: at.column, "")
@@ -133,13 +134,15 @@ struct EDLTreeReader {
     /// The schema's own verdict, when our reader found nothing: the first specific message.
     func schemaError(_ problems: [XMLDiagnostic]) -> EDLError {
         // libxml2 reports a failed attribute value as three messages; the generic two say little.
-        let specific = problems.first {
-            !$0.message.hasPrefix("failed to compare type") && !$0.message.hasSuffix("failed to validate attributes")
-        } ?? problems[0]
+        let specific =
+            problems.first {
+                !$0.message.hasPrefix("failed to compare type") && !$0.message.hasSuffix("failed to validate attributes")
+            } ?? problems[0]
         var p = place(specific.node)
         if p.line == nil { p = (specific.line, nil) }
-        return .schema(source: source, line: p.line, column: p.column,
-                       "does not match the schema spec/edl.rng: \(specific.message)")
+        return .schema(
+            source: source, line: p.line, column: p.column,
+            "does not match the schema spec/edl.rng: \(specific.message)")
     }
 
     // MARK: Tree access
@@ -172,10 +175,14 @@ struct EDLTreeReader {
         while let a = attr {
             let name = a.pointee.name.map { String(cString: $0) } ?? ""
             if let prefix = a.pointee.ns?.pointee.prefix {
-                throw schemaError(node, "<\(node.localName)> has no attribute \"\(String(cString: prefix)):\(name)\"; attributes in other namespaces are not allowed on EDL elements (spec/edl.md \(clause))")
+                throw schemaError(
+                    node,
+                    "<\(node.localName)> has no attribute \"\(String(cString: prefix)):\(name)\"; attributes in other namespaces are not allowed on EDL elements (spec/edl.md \(clause))"
+                )
             }
             guard allowed.contains(name) else {
-                throw schemaError(node, "<\(node.localName)> has no attribute \"\(name)\"; it has \(Self.list(allowed)) (spec/edl.md \(clause))")
+                throw schemaError(
+                    node, "<\(node.localName)> has no attribute \"\(name)\"; it has \(Self.list(allowed)) (spec/edl.md \(clause))")
             }
             values[name] = Self.text(of: a)
             attr = a.pointee.next
@@ -205,7 +212,8 @@ struct EDLTreeReader {
                 if !text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                     let shown = text.trimmingSpaces()
                     let excerpt = shown.count > 20 ? String(shown.prefix(20)) + "…" : shown
-                    throw schemaError(c, "<\(node.localName)> contains the text \"\(excerpt)\"; only elements belong there (spec/edl.md \(clause))")
+                    throw schemaError(
+                        c, "<\(node.localName)> contains the text \"\(excerpt)\"; only elements belong there (spec/edl.md \(clause))")
                 }
             case XML_COMMENT_NODE, XML_PI_NODE:
                 break
@@ -222,7 +230,8 @@ struct EDLTreeReader {
         if child.namespaceURI == Self.ns, names.contains(child.localName) { return }
         let what: String
         if let uri = child.namespaceURI, uri != Self.ns {
-            what = "<\(child.qualifiedName)> (namespace \(uri)) is not allowed in <\(parent.localName)>; other tools' elements belong in <extensions> (spec/edl.md §9)"
+            what =
+                "<\(child.qualifiedName)> (namespace \(uri)) is not allowed in <\(parent.localName)>; other tools' elements belong in <extensions> (spec/edl.md §9)"
         } else if child.namespaceURI == nil {
             what = "<\(child.qualifiedName)> is in no namespace; EDL elements are in \(Self.ns) (spec/edl.md §2)"
         } else {
@@ -234,8 +243,10 @@ struct EDLTreeReader {
 
     // MARK: Values
 
-    func value<T>(_ parsed: EDLValue.Parsed<T>, _ node: xmlNodePtr, _ name: String, _ text: String,
-                  _ syntax: EDLValue.Syntax, range: String = "is out of range") throws(EDLError) -> T {
+    func value<T>(
+        _ parsed: EDLValue.Parsed<T>, _ node: xmlNodePtr, _ name: String, _ text: String,
+        _ syntax: EDLValue.Syntax, range: String = "is out of range"
+    ) throws(EDLError) -> T {
         switch parsed {
         case .value(let v): return v
         case .badSyntax:
@@ -257,8 +268,9 @@ struct EDLTreeReader {
 
     func time(_ a: [String: String], _ name: String, _ node: xmlNodePtr) throws(EDLError) -> MediaTime {
         let t = a[name]!
-        return try value(EDLValue.time(t), node, name, t, .time,
-                         range: "is out of range (value at most \(Int64.max), timescale at most \(Int32.max))")
+        return try value(
+            EDLValue.time(t), node, name, t, .time,
+            range: "is out of range (value at most \(Int64.max), timescale at most \(Int32.max))")
     }
 
     func float(_ a: [String: String], _ name: String, _ node: xmlNodePtr) throws(EDLError) -> Float {
@@ -274,7 +286,10 @@ struct EDLTreeReader {
     func choice(_ a: [String: String], _ name: String, _ node: xmlNodePtr, _ options: [String], clause: String) throws(EDLError) -> String {
         let t = a[name]!
         guard options.contains(t) else {
-            throw schemaError(node, "<\(node.localName)> \(name)=\"\(t)\" is not \(options.map { "\"\($0)\"" }.joined(separator: " or ")) (spec/edl.md \(clause))")
+            throw schemaError(
+                node,
+                "<\(node.localName)> \(name)=\"\(t)\" is not \(options.map { "\"\($0)\"" }.joined(separator: " or ")) (spec/edl.md \(clause))"
+            )
         }
         return t
     }
@@ -292,7 +307,7 @@ struct EDLTreeReader {
         edl.version = EditDecisionList.currentVersion
 
         let order = nested ? Self.rootOrder.filter { $0 != "history" } : Self.rootOrder
-        var next = 0   // index in `order` of the first child still allowed
+        var next = 0  // index in `order` of the first child still allowed
         for child in try elementChildren(node, clause: "§2") {
             try expect(child, in: node, order, clause: "§2")
             let name = child.localName
@@ -301,10 +316,13 @@ struct EDLTreeReader {
                 if index == next - 1 {
                     throw schemaError(child, "<\(name)> appears twice in <edl> (spec/edl.md §2)")
                 }
-                throw schemaError(child, "<\(name)> must come before <\(order[next - 1])>; the children of <edl> are, in order, \(order.map { "<\($0)>" }.joined(separator: ", ")) (spec/edl.md §2)")
+                throw schemaError(
+                    child,
+                    "<\(name)> must come before <\(order[next - 1])>; the children of <edl> are, in order, \(order.map { "<\($0)>" }.joined(separator: ", ")) (spec/edl.md §2)"
+                )
             }
             next = index + 1
-            if let clause = Self.containerClauses[name] {   // containers carry no attributes
+            if let clause = Self.containerClauses[name] {  // containers carry no attributes
                 _ = try attributes(child, allowed: [], required: [], clause: clause)
             }
             switch name {
@@ -342,7 +360,7 @@ struct EDLTreeReader {
                     places.steps.append(document.offset(of: s))
                     places.previous.append(EDLPlacedList(list: inner, places: innerPlaces))
                 }
-            default:   // "extensions"
+            default:  // "extensions"
                 for f in try readExtensions(child) {
                     edl.foreignElements.append(f.text)
                     places.foreign.append(f.offset)
@@ -355,23 +373,27 @@ struct EDLTreeReader {
     static let containerClauses = ["decisions": "§5", "tracks": "§6", "timeline": "§7", "history": "§8", "extensions": "§9"]
 
     func readMedia(_ node: xmlNodePtr) throws(EDLError) -> MediaBinding {
-        let a = try attributes(node, allowed: ["frames", "rate", "fingerprint"], required: ["frames", "rate", "fingerprint"], clause: "§3")
+        let a = try attributes(
+            node, allowed: ["frames", "rate", "fingerprint"], required: ["frames", "rate", "fingerprint"], clause: "§3")
         if let extra = try elementChildren(node, clause: "§3").first { try expect(extra, in: node, [], clause: "§3") }
         let frames = try count(a, "frames", node)
         guard let frameCount = Int(exactly: frames) else { throw rangeError(node, "<media> frames=\"\(frames)\" is out of range") }
         let rateText = a["rate"]!
-        let rate = try value(EDLValue.frameRate(rateText), node, "rate", rateText, .rate,
-                             range: "is out of range (each part at most \(Int32.max))")
+        let rate = try value(
+            EDLValue.frameRate(rateText), node, "rate", rateText, .rate,
+            range: "is out of range (each part at most \(Int32.max))")
         let fingerprint = a["fingerprint"]!
         guard EDLValue.isFingerprint(fingerprint) else {
-            throw schemaError(node, "<media> fingerprint=\"\(fingerprint)\" is not \(EDLValue.Syntax.fingerprint.rawValue) (spec/edl.md §3)")
+            throw schemaError(
+                node, "<media> fingerprint=\"\(fingerprint)\" is not \(EDLValue.Syntax.fingerprint.rawValue) (spec/edl.md §3)")
         }
         return MediaBinding(frameCount: frameCount, frameRate: rate, fingerprint: fingerprint)
     }
 
     func readDecision(_ node: xmlNodePtr) throws(EDLError) -> (UserDecision, xmlNodePtr) {
-        let a = try attributes(node, allowed: ["time", "frame", "strength", "min-transition", "max-transition"],
-                               required: ["time", "frame", "strength"], clause: "§5")
+        let a = try attributes(
+            node, allowed: ["time", "frame", "strength", "min-transition", "max-transition"],
+            required: ["time", "frame", "strength"], clause: "§5")
         let time = try time(a, "time", node)
         let frame = try count(a, "frame", node)
         let strength = DecisionStrength(rawValue: try choice(a, "strength", node, ["weak", "strong"], clause: "§5"))!
@@ -380,11 +402,13 @@ struct EDLTreeReader {
 
         let children = try elementChildren(node, clause: "§5")
         guard let t = children.first else {
-            throw schemaError(node, "<decision> has no target; it needs exactly one of <detection>, <group>, <disparity> or <point> (spec/edl.md §5)")
+            throw schemaError(
+                node, "<decision> has no target; it needs exactly one of <detection>, <group>, <disparity> or <point> (spec/edl.md §5)")
         }
         try expect(t, in: node, Self.targetNames, clause: "§5")
         if children.count > 1 {
-            throw schemaError(children[1], "<decision> has a second target <\(children[1].qualifiedName)>; it needs exactly one (spec/edl.md §5)")
+            throw schemaError(
+                children[1], "<decision> has a second target <\(children[1].qualifiedName)>; it needs exactly one (spec/edl.md §5)")
         }
         if let inner = try elementChildren(t, clause: "§5").first { try expect(inner, in: t, [], clause: "§5") }
         let target: FocusTarget
@@ -395,12 +419,15 @@ struct EDLTreeReader {
             target = .group(try id(try attributes(t, allowed: ["id"], required: ["id"], clause: "§5"), "id", t))
         case "disparity":
             target = .fixedDisparity(try float(try attributes(t, allowed: ["value"], required: ["value"], clause: "§5"), "value", t))
-        default:   // "point"
+        default:  // "point"
             let p = try attributes(t, allowed: ["x", "y"], required: ["x", "y"], clause: "§5")
             target = .point(x: try float(p, "x", t), y: try float(p, "y", t))
         }
-        return (UserDecision(time: time, frame: frame, target: target, strength: strength,
-                             minTransition: minTransition, maxTransition: maxTransition), t)
+        return (
+            UserDecision(
+                time: time, frame: frame, target: target, strength: strength,
+                minTransition: minTransition, maxTransition: maxTransition), t
+        )
     }
 
     func readTrack(_ node: xmlNodePtr) throws(EDLError) -> (UserDetectionTrack, [Int?]) {
@@ -414,8 +441,9 @@ struct EDLTreeReader {
             if let inner = try elementChildren(s, clause: "§6").first { try expect(inner, in: s, [], clause: "§6") }
             let names = ["frame", "x", "y", "w", "h", "disparity"]
             let v = try attributes(s, allowed: names, required: names, clause: "§6")
-            let rect = NormalizedRect(x: try float(v, "x", s), y: try float(v, "y", s),
-                                      width: try float(v, "w", s), height: try float(v, "h", s))
+            let rect = NormalizedRect(
+                x: try float(v, "x", s), y: try float(v, "y", s),
+                width: try float(v, "w", s), height: try float(v, "h", s))
             samples.append(.init(frame: try count(v, "frame", s), rect: rect, disparity: try float(v, "disparity", s)))
             places.append(document.offset(of: s))
         }
@@ -442,8 +470,9 @@ struct EDLTreeReader {
                 let a = try attributes(c, allowed: ["start", "end", "rate"], required: ["start", "end", "rate"], clause: "§7")
                 let start = try time(a, "start", c), end = try time(a, "end", c)
                 let rateText = a["rate"]!
-                let (n, d) = try value(EDLValue.speedRate(rateText), c, "rate", rateText, .rate,
-                                       range: "is out of range (each part at most \(Int64.max))")
+                let (n, d) = try value(
+                    EDLValue.speedRate(rateText), c, "rate", rateText, .rate,
+                    range: "is out of range (each part at most \(Int64.max))")
                 edl.speedSegments.append(SpeedSegment(start: start, end: end, rateNumerator: n, rateDenominator: d))
                 places.speeds.append(document.offset(of: c))
             }
@@ -474,7 +503,10 @@ struct EDLTreeReader {
             // Exclusive C14N drops an `xmlns=""` it sees no need for; written back under our default
             // namespace such an element would change namespace. So foreign content is qualified.
             if let bare = Self.firstUnqualified(in: f) {
-                throw rangeError(bare, "<\(bare.localName)> inside <\(f.qualifiedName)> is in no namespace; elements inside extensions must be in a namespace (spec/edl.md §9)")
+                throw rangeError(
+                    bare,
+                    "<\(bare.localName)> inside <\(f.qualifiedName)> is in no namespace; elements inside extensions must be in a namespace (spec/edl.md §9)"
+                )
             }
             guard let text = SafeXML.canonicalXML(of: f, in: document) else {
                 throw rangeError(f, "<\(f.qualifiedName)> cannot be put in canonical form (is a namespace URI relative?) (spec/edl.md §9)")

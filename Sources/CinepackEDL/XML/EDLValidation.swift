@@ -22,7 +22,8 @@ extension EditDecisionList {
                 throw reader.rangeError(root, "<\(root.qualifiedName)> must be in a namespace other than \(namespace) (spec/edl.md §9)")
             }
             if let bare = EDLTreeReader.firstUnqualified(in: root) {
-                throw reader.rangeError(bare, "<\(bare.localName)> is in no namespace; elements inside extensions must be in a namespace (spec/edl.md §9)")
+                throw reader.rangeError(
+                    bare, "<\(bare.localName)> is in no namespace; elements inside extensions must be in a namespace (spec/edl.md §9)")
             }
             guard let text = SafeXML.canonicalXML(of: root, in: document) else {
                 throw reader.rangeError(root, "<\(root.qualifiedName)> cannot be put in canonical form (spec/edl.md §9)")
@@ -86,7 +87,9 @@ struct EDLRules {
             }
             let g = FrameGrid(rate: media.frameRate, frameCount: Int64(media.frameCount))
             guard let end = g.checkedTime(ofFrame: Int64(media.frameCount)) else {
-                throw fail(p.media, prefix, "media: \(media.frameCount) frames at \(Self.rateText(media.frameRate)) last longer than a time can say")
+                throw fail(
+                    p.media, prefix,
+                    "media: \(media.frameCount) frames at \(Self.rateText(media.frameRate)) last longer than a time can say")
             }
             grid = g
             duration = end
@@ -100,12 +103,17 @@ struct EDLRules {
         // Frames and times are checked on the media's grid, so anything timed needs <media>.
         if edl.media == nil {
             let needy: (String, Int?)? =
-                !edl.decisions.isEmpty ? ("decision 1", at(p.decisions, 0))
-                : !edl.detectionTracks.isEmpty ? ("track 1", at(p.tracks, 0))
-                : !edl.sourceRanges.isEmpty ? ("range 1", at(p.ranges, 0))
-                : !edl.speedSegments.isEmpty ? ("speed 1", at(p.speeds, 0)) : nil
+                !edl.decisions.isEmpty
+                ? ("decision 1", at(p.decisions, 0))
+                : !edl.detectionTracks.isEmpty
+                    ? ("track 1", at(p.tracks, 0))
+                    : !edl.sourceRanges.isEmpty
+                        ? ("range 1", at(p.ranges, 0))
+                        : !edl.speedSegments.isEmpty ? ("speed 1", at(p.speeds, 0)) : nil
             if let (what, offset) = needy {
-                throw fail(offset, prefix, "\(what): an EDL with decisions, tracks or a timeline needs <media>, whose frame grid its frames and times are on")
+                throw fail(
+                    offset, prefix,
+                    "\(what): an EDL with decisions, tracks or a timeline needs <media>, whose frame grid its frames and times are on")
             }
         }
 
@@ -116,7 +124,10 @@ struct EDLRules {
                 throw fail(offset, prefix, "\(what): time \(EDLValue.text(t)) is far outside the media")
             }
             guard snap.wasExact else {
-                throw fail(offset, prefix, "\(what): time \(EDLValue.text(t)) is not on the frame grid of \(Self.rateText(g.rate)); the nearest frame is \(snap.frame), at \(EDLValue.text(snap.time))")
+                throw fail(
+                    offset, prefix,
+                    "\(what): time \(EDLValue.text(t)) is not on the frame grid of \(Self.rateText(g.rate)); the nearest frame is \(snap.frame), at \(EDLValue.text(snap.time))"
+                )
             }
             return snap.frame
         }
@@ -129,13 +140,19 @@ struct EDLRules {
             guard let g = grid, let media = edl.media else { break }
             let onGrid = try frame(of: d.time, offset, what, g)
             if d.frame != onGrid {
-                throw fail(offset, prefix, "\(what): frame \(d.frame) does not agree with time \(EDLValue.text(d.time)), which is frame \(onGrid) at \(Self.rateText(g.rate))")
+                throw fail(
+                    offset, prefix,
+                    "\(what): frame \(d.frame) does not agree with time \(EDLValue.text(d.time)), which is frame \(onGrid) at \(Self.rateText(g.rate))"
+                )
             }
             if onGrid >= Int64(media.frameCount) {
                 throw fail(offset, prefix, "\(what): frame \(onGrid) is past the media's last frame, \(media.frameCount - 1)")
             }
             if i > 0, d.time <= edl.decisions[i - 1].time {
-                throw fail(offset, prefix, "\(what): time \(EDLValue.text(d.time)) is not after decision \(i)'s \(EDLValue.text(edl.decisions[i - 1].time)); decisions are in increasing time order, at most one per frame")
+                throw fail(
+                    offset, prefix,
+                    "\(what): time \(EDLValue.text(d.time)) is not after decision \(i)'s \(EDLValue.text(edl.decisions[i - 1].time)); decisions are in increasing time order, at most one per frame"
+                )
             }
             for (name, value) in [("min-transition", d.minTransition), ("max-transition", d.maxTransition)] {
                 if let v = value, !(v.isFinite && v > 0) {
@@ -152,7 +169,9 @@ struct EDLRules {
                     throw fail(targetOffset, prefix, "\(what): detection 0 is not a detection id; ids start at 1")
                 }
                 if id >= Self.firstUserTrackID && !trackIDs.contains(id) {
-                    throw fail(targetOffset, prefix, "\(what): detection \(id) is a user track id (≥ \(Self.firstUserTrackID)), but <tracks> has no track \(id)")
+                    throw fail(
+                        targetOffset, prefix,
+                        "\(what): detection \(id) is a user track id (≥ \(Self.firstUserTrackID)), but <tracks> has no track \(id)")
                 }
             case .group(let id):
                 if id == 0 {
@@ -178,7 +197,10 @@ struct EDLRules {
             let what = "track \(i + 1)"
             guard let media = edl.media else { break }
             if track.id < Self.firstUserTrackID {
-                throw fail(offset, prefix, "\(what): id \(track.id) is below \(Self.firstUserTrackID); user track ids start there so they never collide with captured ones")
+                throw fail(
+                    offset, prefix,
+                    "\(what): id \(track.id) is below \(Self.firstUserTrackID); user track ids start there so they never collide with captured ones"
+                )
             }
             if let first = seen[track.id] {
                 throw fail(offset, prefix, "\(what): id \(track.id) is already used by track \(first)")
@@ -193,14 +215,20 @@ struct EDLRules {
                     throw fail(sOffset, prefix, "\(sWhat): frame \(s.frame) is outside the media's frames 0…\(media.frameCount - 1)")
                 }
                 if j > 0, s.frame <= track.samples[j - 1].frame {
-                    throw fail(sOffset, prefix, "\(sWhat): frame \(s.frame) is not after the previous sample's frame \(track.samples[j - 1].frame); samples are in increasing frame order")
+                    throw fail(
+                        sOffset, prefix,
+                        "\(sWhat): frame \(s.frame) is not after the previous sample's frame \(track.samples[j - 1].frame); samples are in increasing frame order"
+                    )
                 }
                 let r = s.rect
                 guard [r.x, r.y, r.width, r.height].allSatisfy(\.isFinite), r.x >= 0, r.y >= 0, r.width > 0, r.height > 0,
-                      Double(r.x) + Double(r.width) <= 1 + Self.rectTolerance,
-                      Double(r.y) + Double(r.height) <= 1 + Self.rectTolerance
+                    Double(r.x) + Double(r.width) <= 1 + Self.rectTolerance,
+                    Double(r.y) + Double(r.height) <= 1 + Self.rectTolerance
                 else {
-                    throw fail(sOffset, prefix, "\(sWhat): rect x=\(r.x) y=\(r.y) w=\(r.width) h=\(r.height) is not inside the frame (x, y ≥ 0; w, h > 0; x + w and y + h at most 1)")
+                    throw fail(
+                        sOffset, prefix,
+                        "\(sWhat): rect x=\(r.x) y=\(r.y) w=\(r.width) h=\(r.height) is not inside the frame (x, y ≥ 0; w, h > 0; x + w and y + h at most 1)"
+                    )
                 }
                 if !(s.disparity.isFinite && s.disparity >= 0) {
                     throw fail(sOffset, prefix, "\(sWhat): disparity must be a number ≥ 0 (diopters; got \(s.disparity))")
@@ -217,7 +245,8 @@ struct EDLRules {
                     throw fail(offset, prefix, "\(what): start \(EDLValue.text(start)) is not before end \(EDLValue.text(stop))")
                 }
                 if stop > end {
-                    throw fail(offset, prefix, "\(what): end \(EDLValue.text(stop)) is past the end of the media, \(EDLValue.text(end.reduced))")
+                    throw fail(
+                        offset, prefix, "\(what): end \(EDLValue.text(stop)) is past the end of the media, \(EDLValue.text(end.reduced))")
                 }
             }
             for (i, r) in edl.sourceRanges.enumerated() {
@@ -232,7 +261,10 @@ struct EDLRules {
                 }
                 if i > 0, s.start < edl.speedSegments[i - 1].end {
                     let previous = edl.speedSegments[i - 1]
-                    throw fail(offset, prefix, "\(what): starts at \(EDLValue.text(s.start)), before speed \(i) ends (\(EDLValue.text(previous.end))); speed changes are in time order and do not overlap")
+                    throw fail(
+                        offset, prefix,
+                        "\(what): starts at \(EDLValue.text(s.start)), before speed \(i) ends (\(EDLValue.text(previous.end))); speed changes are in time order and do not overlap"
+                    )
                 }
             }
         }
@@ -261,14 +293,17 @@ struct EDLRules {
                 } catch {
                     // The inner error already names its clause.
                     let p = locate(offset)
-                    throw .invalid(source: source, line: p.line, column: p.column,
-                                   "\(prefix)\(what): the previous EDL is refused: \(error)")
+                    throw .invalid(
+                        source: source, line: p.line, column: p.column,
+                        "\(prefix)\(what): the previous EDL is refused: \(error)")
                 }
                 if !previous.history.isEmpty {
                     throw fail(offset, prefix, "\(what): the previous EDL has a history of its own; a step holds an EDL without history")
                 }
                 if Array(step.previous.utf8) != previous.xmlData() {
-                    throw fail(offset, prefix, "\(what): previous is not canonical EDL text; make the step with HistoryEntry(description:previous:)")
+                    throw fail(
+                        offset, prefix,
+                        "\(what): previous is not canonical EDL text; make the step with HistoryEntry(description:previous:)")
                 }
             }
         }

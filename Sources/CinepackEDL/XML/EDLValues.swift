@@ -30,7 +30,7 @@ enum EDLValue {
     /// (`overflow` when it matches but exceeds UInt64).
     private static func unsigned(_ bytes: ArraySlice<UInt8>, maxDigits: Int) -> (value: UInt64, overflow: Bool)? {
         guard let first = bytes.first, bytes.count <= maxDigits, bytes.allSatisfy(isDigit) else { return nil }
-        if first == 0x30 && bytes.count > 1 { return nil }   // no leading zeros
+        if first == 0x30 && bytes.count > 1 { return nil }  // no leading zeros
         var value: UInt64 = 0
         var overflow = false
         for b in bytes {
@@ -86,8 +86,8 @@ enum EDLValue {
     static func ratio(_ text: String, maxDigits: Int, limit: UInt64) -> Parsed<(Int64, Int64)> {
         let bytes = Array(text.utf8)
         guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")),
-              let (n, o1) = positive(bytes[..<slash], maxDigits: maxDigits),
-              let (d, o2) = positive(bytes[(slash + 1)...], maxDigits: maxDigits)
+            let (n, o1) = positive(bytes[..<slash], maxDigits: maxDigits),
+            let (d, o2) = positive(bytes[(slash + 1)...], maxDigits: maxDigits)
         else { return .badSyntax }
         guard !o1, !o2, n <= limit, d <= limit else { return .outOfRange }
         return .value((Int64(n), Int64(d)))

@@ -21,7 +21,8 @@ extension EditDecisionList {
         let ns = isRoot ? #" xmlns="\#(Self.namespace)""# : ""
         let open = #"edl\#(ns) version="\#(version)""#
         let history = isRoot ? self.history : []
-        let isEmpty = media == nil && fNumber == nil && decisions.isEmpty && detectionTracks.isEmpty
+        let isEmpty =
+            media == nil && fNumber == nil && decisions.isEmpty && detectionTracks.isEmpty
             && sourceRanges.isEmpty && speedSegments.isEmpty && history.isEmpty && foreignElements.isEmpty
         if isEmpty {
             out.line(indent, "<\(open)/>")
@@ -31,7 +32,10 @@ extension EditDecisionList {
         let i1 = indent + 1, i2 = indent + 2, i3 = indent + 3
 
         if let media {
-            out.line(i1, #"<media frames="\#(media.frameCount)" rate="\#(media.frameRate.frames)/\#(media.frameRate.seconds)" fingerprint="\#(EDLValue.escapeAttribute(media.fingerprint))"/>"#)
+            out.line(
+                i1,
+                #"<media frames="\#(media.frameCount)" rate="\#(media.frameRate.frames)/\#(media.frameRate.seconds)" fingerprint="\#(EDLValue.escapeAttribute(media.fingerprint))"/>"#
+            )
         }
         if let fNumber {
             out.line(i1, #"<aperture f-number="\#(EDLValue.text(fNumber))"/>"#)
@@ -54,7 +58,10 @@ extension EditDecisionList {
                 out.line(i2, #"<track id="\#(track.id)" kind="\#(track.kind.rawValue)">"#)
                 for s in track.samples {
                     let r = s.rect
-                    out.line(i3, #"<sample frame="\#(s.frame)" x="\#(EDLValue.text(r.x))" y="\#(EDLValue.text(r.y))" w="\#(EDLValue.text(r.width))" h="\#(EDLValue.text(r.height))" disparity="\#(EDLValue.text(s.disparity))"/>"#)
+                    out.line(
+                        i3,
+                        #"<sample frame="\#(s.frame)" x="\#(EDLValue.text(r.x))" y="\#(EDLValue.text(r.y))" w="\#(EDLValue.text(r.width))" h="\#(EDLValue.text(r.height))" disparity="\#(EDLValue.text(s.disparity))"/>"#
+                    )
                 }
                 out.line(i2, "</track>")
             }
@@ -66,7 +73,10 @@ extension EditDecisionList {
                 out.line(i2, #"<range start="\#(EDLValue.text(r.start))" end="\#(EDLValue.text(r.end))"/>"#)
             }
             for s in speedSegments {
-                out.line(i2, #"<speed start="\#(EDLValue.text(s.start))" end="\#(EDLValue.text(s.end))" rate="\#(s.rateNumerator)/\#(s.rateDenominator)"/>"#)
+                out.line(
+                    i2,
+                    #"<speed start="\#(EDLValue.text(s.start))" end="\#(EDLValue.text(s.end))" rate="\#(s.rateNumerator)/\#(s.rateDenominator)"/>"#
+                )
             }
             out.line(i1, "</timeline>")
         }

@@ -43,13 +43,14 @@ final class XMLDiagnosticSink {
         var text = e.message.map { String(cString: $0) } ?? "unknown libxml2 error \(e.code)"
         // libxml2 ends messages with "\n" and sometimes adds a second line of bytes; keep the first.
         if let newline = text.firstIndex(of: "\n") { text = String(text[..<newline]) }
-        diagnostics.append(XMLDiagnostic(
-            message: text.trimmingSpaces(),
-            line: e.line > 0 ? Int(e.line) : nil,
-            column: e.int2 > 0 ? Int(e.int2) : nil,
-            node: e.node?.assumingMemoryBound(to: xmlNode.self),
-            domain: Int32(e.domain),
-            code: Int32(e.code)))
+        diagnostics.append(
+            XMLDiagnostic(
+                message: text.trimmingSpaces(),
+                line: e.line > 0 ? Int(e.line) : nil,
+                column: e.int2 > 0 ? Int(e.int2) : nil,
+                node: e.node?.assumingMemoryBound(to: xmlNode.self),
+                domain: Int32(e.domain),
+                code: Int32(e.code)))
     }
 
     /// The C callback for handlers whose context is the sink itself.
@@ -94,8 +95,10 @@ final class SafeXMLDocument {
         return starts
     }()
 
-    fileprivate init(pointer: xmlDocPtr, root: xmlNodePtr, source: String, bytes: [UInt8], bomLength: Int,
-                     startTagEnds: [UnsafeMutableRawPointer: Int]) {
+    fileprivate init(
+        pointer: xmlDocPtr, root: xmlNodePtr, source: String, bytes: [UInt8], bomLength: Int,
+        startTagEnds: [UnsafeMutableRawPointer: Int]
+    ) {
         self.pointer = pointer
         self.root = root
         self.source = source
@@ -119,14 +122,14 @@ final class SafeXMLDocument {
     func position(ofOffset offset: Int) -> (line: Int, column: Int) {
         let starts = lineStarts
         var lo = 0, hi = starts.count - 1
-        while lo < hi {   // the last line start <= offset
+        while lo < hi {  // the last line start <= offset
             let mid = (lo + hi + 1) / 2
             if starts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
         var column = 1
         var i = starts[lo] + (lo == 0 ? bomLength : 0)
         while i < offset, i < bytes.count {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }   // count lead bytes only
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }  // count lead bytes only
             i += 1
         }
         return (lo + 1, column)
@@ -169,13 +172,16 @@ enum SafeXML {
     }
 
     /// Parses untrusted bytes into a well-formed tree, or throws the first problem.
-    static func parse(_ data: [UInt8], source: String, maxDepth: Int = XMLLimits.maxDepth,
-                      maxBytes: Int = XMLLimits.maxInputBytes) throws(EDLError) -> SafeXMLDocument {
+    static func parse(
+        _ data: [UInt8], source: String, maxDepth: Int = XMLLimits.maxDepth,
+        maxBytes: Int = XMLLimits.maxInputBytes
+    ) throws(EDLError) -> SafeXMLDocument {
         guard data.count <= maxBytes else { throw .tooLarge(source: source, size: data.count, limit: maxBytes) }
         guard !data.isEmpty else { throw .notWellFormed(source: source, line: nil, column: nil, "the file is empty") }
         // libxml2 would switch to these on its own; we read UTF-8 only (offsets stay byte offsets).
         if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0, 0])
-            || data[0] == 0 || (data.count >= 2 && data[1] == 0) {
+            || data[0] == 0 || (data.count >= 2 && data[1] == 0)
+        {
             throw .encoding(source: source, line: 1, column: 1, "the file is UTF-16 or UTF-32")
         }
         let bomLength = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -222,8 +228,9 @@ enum SafeXML {
                 throw .doctype(source: source, line: nil, column: nil)
             }
             owned = nil
-            let document = SafeXMLDocument(pointer: parsed, root: root, source: source, bytes: data,
-                                           bomLength: bomLength, startTagEnds: state.startTagEnds)
+            let document = SafeXMLDocument(
+                pointer: parsed, root: root, source: source, bytes: data,
+                bomLength: bomLength, startTagEnds: state.startTagEnds)
             // And the depth again, on the tree, without recursion.
             if let deep = deepestPoint(root, limit: maxDepth) {
                 let p = document.position(of: deep)
@@ -242,7 +249,7 @@ enum SafeXML {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         var i = 5
         while i + key.count <= head.count {
-            if head[i] == UInt8(ascii: "?") { return nil }   // end of the declaration
+            if head[i] == UInt8(ascii: "?") { return nil }  // end of the declaration
             if Array(head[i..<(i + key.count)]) == key { break }
             i += 1
         }
@@ -276,7 +283,8 @@ enum SafeXML {
         sax.pointee.startElementNs = { context, localName, prefix, uri, nsCount, namespaces, attributeCount, defaulted, attributes in
             xmlSAX2StartElementNs(context, localName, prefix, uri, nsCount, namespaces, attributeCount, defaulted, attributes)
             guard let (ctxt, state) = ParseState.from(context), let input = ctxt.pointee.input,
-                  let base = input.pointee.base, let cur = input.pointee.cur else { return }
+                let base = input.pointee.base, let cur = input.pointee.cur
+            else { return }
             let offset = Int(input.pointee.consumed) + base.distance(to: cur)
             if Int(ctxt.pointee.nodeNr) > state.maxDepth {
                 if state.tooDeepAt == nil { state.tooDeepAt = offset }
@@ -319,8 +327,9 @@ enum SafeXML {
             }
             guard let parserContext else { throw .internal(source: document.source, "cannot load the RELAX NG schema") }
             defer { xmlRelaxNGFreeParserCtxt(parserContext) }
-            xmlRelaxNGSetParserStructuredErrors(parserContext, XMLDiagnosticSink.handler,
-                                                Unmanaged.passUnretained(schemaSink).toOpaque())
+            xmlRelaxNGSetParserStructuredErrors(
+                parserContext, XMLDiagnosticSink.handler,
+                Unmanaged.passUnretained(schemaSink).toOpaque())
             guard let compiled = xmlRelaxNGParse(parserContext) else {
                 let why = schemaSink.diagnostics.first?.message ?? "unknown reason"
                 throw .internal(source: document.source, "the RELAX NG schema does not compile: \(why)")
@@ -330,13 +339,17 @@ enum SafeXML {
                 throw .internal(source: document.source, "libxml2 has no memory for a validator")
             }
             defer { xmlRelaxNGFreeValidCtxt(validContext) }
-            xmlRelaxNGSetValidStructuredErrors(validContext, XMLDiagnosticSink.handler,
-                                               Unmanaged.passUnretained(sink).toOpaque())
+            xmlRelaxNGSetValidStructuredErrors(
+                validContext, XMLDiagnosticSink.handler,
+                Unmanaged.passUnretained(sink).toOpaque())
             let result = withExtendedLifetime(sink) { xmlRelaxNGValidateDoc(validContext, document.pointer) }
             if result < 0 { throw .internal(source: document.source, "RELAX NG validation failed to run (\(result))") }
             if result > 0 && sink.diagnostics.isEmpty {
-                return [XMLDiagnostic(message: "the document does not match the schema", line: nil, column: nil,
-                                      node: nil, domain: 0, code: 0)]
+                return [
+                    XMLDiagnostic(
+                        message: "the document does not match the schema", line: nil, column: nil,
+                        node: nil, domain: 0, code: 0)
+                ]
             }
             return result == 0 ? [] : sink.diagnostics
         }
@@ -358,7 +371,8 @@ enum SafeXML {
         guard let out = xmlAllocOutputBuffer(nil) else { return nil }
         defer { xmlOutputBufferClose(out) }
         guard cinepack_xml_c14n_subtree(document.pointer, node, out) >= 0,
-              let content = xmlOutputBufferGetContent(out) else { return nil }
+            let content = xmlOutputBufferGetContent(out)
+        else { return nil }
         let count = Int(xmlOutputBufferGetSize(out))
         return String(decoding: UnsafeBufferPointer(start: content, count: count), as: UTF8.self)
     }

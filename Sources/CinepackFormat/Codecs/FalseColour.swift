@@ -3,7 +3,8 @@
 public enum FalseColour {
     /// Control points of the ramp, evenly spaced from far (0) to near (1).
     private static let ramp: [(Float, Float, Float)] = [
-        (0.19, 0.07, 0.23), (0.27, 0.51, 0.97), (0.10, 0.89, 0.71), (0.64, 0.99, 0.24), (0.98, 0.73, 0.22), (0.84, 0.21, 0.02), (0.48, 0.02, 0.01),
+        (0.19, 0.07, 0.23), (0.27, 0.51, 0.97), (0.10, 0.89, 0.71), (0.64, 0.99, 0.24), (0.98, 0.73, 0.22), (0.84, 0.21, 0.02),
+        (0.48, 0.02, 0.01),
     ]
 
     public static func colour(_ t: Float) -> (UInt8, UInt8, UInt8) {

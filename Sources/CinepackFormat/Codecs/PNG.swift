@@ -46,25 +46,29 @@ public struct PNGError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public static func badSignature(found: [UInt8]) -> PNGError {
         let hex = found.map { hex2($0) }.joined(separator: " ")
-        return PNGError(.badSignature, "PNG signature missing at byte 0 (found \(hex.isEmpty ? "no bytes" : hex))",
-                        offset: 0)
+        return PNGError(
+            .badSignature, "PNG signature missing at byte 0 (found \(hex.isEmpty ? "no bytes" : hex))",
+            offset: 0)
     }
     public static func truncated(_ what: String, offset: Int, needed: Int, available: Int) -> PNGError {
-        PNGError(.truncated, "PNG truncated at byte \(offset): \(what) needs \(needed) bytes, \(available) left",
-                 offset: offset)
+        PNGError(
+            .truncated, "PNG truncated at byte \(offset): \(what) needs \(needed) bytes, \(available) left",
+            offset: offset)
     }
     public static func chunkPastEnd(_ chunk: String, offset: Int, length: UInt32, available: Int) -> PNGError {
-        PNGError(.truncated,
-                 "\(at(chunk, offset)): length \(length) runs past the end of the data (\(available) bytes left)",
-                 offset: offset)
+        PNGError(
+            .truncated,
+            "\(at(chunk, offset)): length \(length) runs past the end of the data (\(available) bytes left)",
+            offset: offset)
     }
     public static func badChunk(_ chunk: String, offset: Int, _ detail: String) -> PNGError {
         PNGError(.badChunk, "\(at(chunk, offset)): \(detail)", offset: offset)
     }
     public static func crcMismatch(_ chunk: String, offset: Int, stored: UInt32, computed: UInt32) -> PNGError {
-        PNGError(.crcMismatch,
-                 "\(at(chunk, offset)): CRC mismatch (stored 0x\(hex8(stored)), computed 0x\(hex8(computed)))",
-                 offset: offset)
+        PNGError(
+            .crcMismatch,
+            "\(at(chunk, offset)): CRC mismatch (stored 0x\(hex8(stored)), computed 0x\(hex8(computed)))",
+            offset: offset)
     }
     public static func chunkOrder(_ chunk: String, offset: Int, _ rule: String) -> PNGError {
         PNGError(.chunkOrder, "\(at(chunk, offset)): \(rule) (PNG spec 5.6)", offset: offset)
@@ -79,9 +83,10 @@ public struct PNGError: Error, Equatable, CustomStringConvertible, Sendable {
         PNGError(.badPalette, "\(at(chunk, offset)): \(detail)", offset: offset)
     }
     public static func unknownCriticalChunk(_ chunk: String, offset: Int) -> PNGError {
-        PNGError(.unknownCriticalChunk,
-                 "\(at(chunk, offset)): unknown critical chunk, cannot decode safely (PNG spec 5.4)",
-                 offset: offset)
+        PNGError(
+            .unknownCriticalChunk,
+            "\(at(chunk, offset)): unknown critical chunk, cannot decode safely (PNG spec 5.4)",
+            offset: offset)
     }
     public static func missingChunk(_ chunk: String, offset: Int, _ detail: String) -> PNGError {
         PNGError(.missingChunk, "PNG chunk \(chunk) missing at byte \(offset): \(detail)", offset: offset)
@@ -90,16 +95,18 @@ public struct PNGError: Error, Equatable, CustomStringConvertible, Sendable {
         PNGError(.compression, "\(at("IDAT", offset)): zlib data \(detail)", offset: offset)
     }
     public static func imageDataSize(offset: Int, expected: Int, actual: String) -> PNGError {
-        PNGError(.imageDataSize,
-                 "\(at("IDAT", offset)): image data inflates to \(actual) bytes, "
-                     + "the header implies exactly \(expected)",
-                 offset: offset)
+        PNGError(
+            .imageDataSize,
+            "\(at("IDAT", offset)): image data inflates to \(actual) bytes, "
+                + "the header implies exactly \(expected)",
+            offset: offset)
     }
     public static func badFilter(offset: Int, pass: Int?, row: Int, filter: UInt8) -> PNGError {
         let passText = pass.map { " of Adam7 pass \($0)" } ?? ""
-        return PNGError(.badFilter,
-                        "\(at("IDAT", offset)): row \(row)\(passText) has unknown filter type \(filter) (PNG spec 7.3)",
-                        offset: offset)
+        return PNGError(
+            .badFilter,
+            "\(at("IDAT", offset)): row \(row)\(passText) has unknown filter type \(filter) (PNG spec 7.3)",
+            offset: offset)
     }
     public static func badPixel(offset: Int, pass: Int?, row: Int, _ detail: String) -> PNGError {
         let passText = pass.map { " of Adam7 pass \($0)" } ?? ""
@@ -218,8 +225,10 @@ enum PNGFormat {
 
     @inline(__always)
     static func bigEndianBytes(_ v: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
-         UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        [
+            UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
+            UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v),
+        ]
     }
 
     @inline(__always)

@@ -58,7 +58,9 @@ public struct PNGHeader: Sendable, Equatable {
 public enum PNGDecoder {
     /// Decodes a complete PNG stream. Every chunk's CRC is checked; nothing larger than `limits`
     /// allows is allocated, and image data must inflate to exactly the size the header implies.
-    public static func decode(_ bytes: some Collection<UInt8>, limits: PNGLimits = .default) throws(PNGError)
+    public static func decode(
+        _ bytes: some Collection<UInt8>, limits: PNGLimits = .default
+    ) throws(PNGError)
         -> PixelImage
     {
         let result = bytes.withContiguousStorageIfAvailable { buffer in
@@ -73,7 +75,9 @@ public enum PNGDecoder {
 
     /// Reads and validates only the signature and IHDR (CRC included): cheap dimension checks
     /// without inflating anything.
-    public static func header(of bytes: some Collection<UInt8>, limits: PNGLimits = .default) throws(PNGError)
+    public static func header(
+        of bytes: some Collection<UInt8>, limits: PNGLimits = .default
+    ) throws(PNGError)
         -> PNGHeader
     {
         let prefix = Array(bytes.prefix(8 + 12 + 13))
@@ -158,7 +162,9 @@ public enum PNGDecoder {
         }
     }
 
-    static func parseHeader(_ chunk: Chunk, in data: UnsafeBufferPointer<UInt8>, limits: PNGLimits) throws(PNGError)
+    static func parseHeader(
+        _ chunk: Chunk, in data: UnsafeBufferPointer<UInt8>, limits: PNGLimits
+    ) throws(PNGError)
         -> PNGHeader
     {
         let at = chunk.offset
@@ -182,24 +188,28 @@ public enum PNGDecoder {
         guard compression == 0 else { throw .badHeader(offset: at, "compression method \(compression) is not 0") }
         guard filter == 0 else { throw .badHeader(offset: at, "filter method \(filter) is not 0") }
         guard interlace <= 1 else { throw .badHeader(offset: at, "interlace method \(interlace) is not 0 or 1") }
-        let header = PNGHeader(width: Int(width), height: Int(height), bitDepth: depth, colorType: colorType,
-                               interlaced: interlace == 1)
+        let header = PNGHeader(
+            width: Int(width), height: Int(height), bitDepth: depth, colorType: colorType,
+            interlaced: interlace == 1)
         // Palette images decode to at least RGB; the alpha case is re-checked once tRNS is known.
-        try checkLimits(header, outputChannels: colorType == .palette ? 3 : colorType.samplesPerPixel,
-                        limits: limits, offset: at)
+        try checkLimits(
+            header, outputChannels: colorType == .palette ? 3 : colorType.samplesPerPixel,
+            limits: limits, offset: at)
         return header
     }
 
     static func checkLimits(_ h: PNGHeader, outputChannels: Int, limits: PNGLimits, offset: Int) throws(PNGError) {
         guard h.width <= limits.maxWidth, h.height <= limits.maxHeight else {
-            throw .tooLarge(offset: offset,
-                            "\(h.width)x\(h.height) exceeds the limit of \(limits.maxWidth)x\(limits.maxHeight)")
+            throw .tooLarge(
+                offset: offset,
+                "\(h.width)x\(h.height) exceeds the limit of \(limits.maxWidth)x\(limits.maxHeight)")
         }
         let (pixels, o1) = h.width.multipliedReportingOverflow(by: h.height)
         let (samples, o2) = pixels.multipliedReportingOverflow(by: outputChannels)
         guard !o1, !o2, samples <= limits.maxSamples else {
-            throw .tooLarge(offset: offset,
-                            "\(h.width)x\(h.height)x\(outputChannels) samples exceed the limit of \(limits.maxSamples)")
+            throw .tooLarge(
+                offset: offset,
+                "\(h.width)x\(h.height)x\(outputChannels) samples exceed the limit of \(limits.maxSamples)")
         }
     }
 
@@ -244,8 +254,9 @@ public enum PNGDecoder {
                     throw .badPalette("PLTE", offset: chunk.offset, "greyscale images must not have a palette")
                 }
                 guard chunk.length > 0, chunk.length % 3 == 0, chunk.length <= 3 * 256 else {
-                    throw .badPalette("PLTE", offset: chunk.offset,
-                                      "length \(chunk.length) is not 3 × 1...256 entries (PNG spec 11.2.2)")
+                    throw .badPalette(
+                        "PLTE", offset: chunk.offset,
+                        "length \(chunk.length) is not 3 × 1...256 entries (PNG spec 11.2.2)")
                 }
                 // Only a palette image uses it; for RGB it is a display hint we do not need.
                 // More entries than the bit depth can index is tolerated (libpng does too): the
@@ -268,8 +279,9 @@ public enum PNGDecoder {
                     throw .chunkOrder("tRNS", offset: chunk.offset, "tRNS appears more than once")
                 }
                 guard chunk.length <= entries else {
-                    throw .badPalette("tRNS", offset: chunk.offset,
-                                      "\(chunk.length) alpha values for \(entries) palette entries (PNG spec 11.3.2.1)")
+                    throw .badPalette(
+                        "tRNS", offset: chunk.offset,
+                        "\(chunk.length) alpha values for \(entries) palette entries (PNG spec 11.3.2.1)")
                 }
                 // Entries without a value are opaque.
                 var alpha = [UInt8](repeating: 0xFF, count: entries)
@@ -299,7 +311,7 @@ public enum PNGDecoder {
 
             default:
                 if chunk.isCritical { throw .unknownCriticalChunk(chunk.name, offset: chunk.offset) }
-                // Ancillary: its CRC was checked; its meaning does not affect the stored pixels.
+            // Ancillary: its CRC was checked; its meaning does not affect the stored pixels.
             }
         }
 
@@ -307,8 +319,10 @@ public enum PNGDecoder {
             // Unreachable: the loop only exits at IEND, which requires both.
             throw .missingChunk("IDAT", offset: reader.position, "no image data")
         }
-        let outputChannels = header.colorType == .palette ? (paletteAlpha == nil ? 3 : 4)
-                                                           : header.colorType.samplesPerPixel
+        let outputChannels =
+            header.colorType == .palette
+            ? (paletteAlpha == nil ? 3 : 4)
+            : header.colorType.samplesPerPixel
         try checkLimits(header, outputChannels: outputChannels, limits: limits, offset: 8)
 
         let passes = try Self.passes(header)
@@ -335,10 +349,13 @@ public enum PNGDecoder {
             Result { () throws(PNGError) in
                 guard let base = buffer.baseAddress else { return }
                 for (index, pass) in passes.enumerated() {
-                    if let bad = unfilter(base + pass.start, rows: pass.rows, rowBytes: pass.rowBytes,
-                                          stride: header.filterStride) {
-                        throw .badFilter(offset: idatOffset, pass: interlacePass(index), row: bad.row,
-                                         filter: bad.filter)
+                    if let bad = unfilter(
+                        base + pass.start, rows: pass.rows, rowBytes: pass.rowBytes,
+                        stride: header.filterStride)
+                    {
+                        throw .badFilter(
+                            offset: idatOffset, pass: interlacePass(index), row: bad.row,
+                            filter: bad.filter)
                     }
                 }
             }
@@ -359,8 +376,9 @@ public enum PNGDecoder {
                             let srcRow = s + pass.start + row * (pass.rowBytes + 1) + 1
                             let y = pass.y0 + row * pass.dy
                             let first = (y * header.width + pass.x0) * outputChannels
-                            expand16(srcRow, pixels: pass.columns, channels: outputChannels,
-                                     into: d + first, pixelStride: pass.dx)
+                            expand16(
+                                srcRow, pixels: pass.columns, channels: outputChannels,
+                                into: d + first, pixelStride: pass.dx)
                         }
                     }
                 }
@@ -377,13 +395,15 @@ public enum PNGDecoder {
                                 let srcRow = s + pass.start + row * (pass.rowBytes + 1) + 1
                                 let y = pass.y0 + row * pass.dy
                                 let first = (y * header.width + pass.x0) * outputChannels
-                                let ok = expand8(srcRow, pixels: pass.columns, header: header,
-                                                 palette: paletteTable, paletteEntries: paletteEntries,
-                                                 outputChannels: outputChannels,
-                                                 into: d + first, pixelStride: pass.dx)
+                                let ok = expand8(
+                                    srcRow, pixels: pass.columns, header: header,
+                                    palette: paletteTable, paletteEntries: paletteEntries,
+                                    outputChannels: outputChannels,
+                                    into: d + first, pixelStride: pass.dx)
                                 if !ok {
-                                    throw .badPixel(offset: idatOffset, pass: interlacePass(index), row: row,
-                                                    "palette index beyond the \(paletteEntries) PLTE entries")
+                                    throw .badPixel(
+                                        offset: idatOffset, pass: interlacePass(index), row: row,
+                                        "palette index beyond the \(paletteEntries) PLTE entries")
                                 }
                             }
                         }
@@ -425,8 +445,10 @@ public enum PNGDecoder {
             let (size, o1) = rows.multipliedReportingOverflow(by: rowBytes + 1)
             let (next, o2) = total.addingReportingOverflow(size)
             guard !o1, !o2 else { throw .tooLarge(offset: 8, "image data size overflows") }
-            result.append(Pass(x0: g.x0, y0: g.y0, dx: g.dx, dy: g.dy, columns: columns, rows: rows,
-                               rowBytes: rowBytes, start: total))
+            result.append(
+                Pass(
+                    x0: g.x0, y0: g.y0, dx: g.dx, dy: g.dy, columns: columns, rows: rows,
+                    rowBytes: rowBytes, start: total))
             total = next
         }
         return result
@@ -436,7 +458,9 @@ public enum PNGDecoder {
 
     /// Reverses the row filters in place. Each row is 1 filter byte + `rowBytes`; the row above the
     /// first is taken as zeros. Returns the first bad filter byte, if any.
-    static func unfilter(_ base: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes n: Int, stride bpp: Int)
+    static func unfilter(
+        _ base: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes n: Int, stride bpp: Int
+    )
         -> (row: Int, filter: UInt8)?
     {
         for y in 0..<rows {
@@ -500,9 +524,10 @@ public enum PNGDecoder {
     }
 
     /// 16-bit samples: big-endian pairs in the file (PNG spec 7.1).
-    static func expand16(_ src: UnsafePointer<UInt8>, pixels: Int, channels: Int,
-                         into dst: UnsafeMutablePointer<UInt16>, pixelStride: Int)
-    {
+    static func expand16(
+        _ src: UnsafePointer<UInt8>, pixels: Int, channels: Int,
+        into dst: UnsafeMutablePointer<UInt16>, pixelStride: Int
+    ) {
         if pixelStride == 1 {
             for k in 0..<(pixels * channels) {
                 dst[k] = UInt16(src[2 * k]) << 8 | UInt16(src[2 * k + 1])
@@ -520,10 +545,11 @@ public enum PNGDecoder {
 
     /// 8-bit output from 1/2/4/8-bit gray or palette indices, or 8-bit multi-channel samples.
     /// Returns false on a palette index past the PLTE entries.
-    static func expand8(_ src: UnsafePointer<UInt8>, pixels: Int, header: PNGHeader, palette: [UInt8]?,
-                        paletteEntries entries: Int, outputChannels: Int,
-                        into dst: UnsafeMutablePointer<UInt8>, pixelStride: Int) -> Bool
-    {
+    static func expand8(
+        _ src: UnsafePointer<UInt8>, pixels: Int, header: PNGHeader, palette: [UInt8]?,
+        paletteEntries entries: Int, outputChannels: Int,
+        into dst: UnsafeMutablePointer<UInt8>, pixelStride: Int
+    ) -> Bool {
         let depth = header.bitDepth
         if header.colorType == .palette {
             guard let palette else { return false }

@@ -8,9 +8,10 @@ public enum PNGEncoder {
     /// cache-friendly and suit streaming readers.
     static let idatChunkSize = 1 << 20
 
-    public static func encode(_ image: PixelImage, filter: PNGFilterStrategy = .adaptive,
-                              compressionLevel: Int32 = 6) throws(PNGError) -> [UInt8]
-    {
+    public static func encode(
+        _ image: PixelImage, filter: PNGFilterStrategy = .adaptive,
+        compressionLevel: Int32 = 6
+    ) throws(PNGError) -> [UInt8] {
         guard (-1...9).contains(compressionLevel) else {
             throw .unsupported("compression level \(compressionLevel) is not in -1...9")
         }
@@ -63,9 +64,10 @@ public enum PNGEncoder {
     // MARK: - Filtering (PNG spec 9)
 
     /// Builds the filtered stream: per row one filter-type byte then the filtered bytes.
-    static func filterImage(_ image: PixelImage, rowBytes n: Int, bpp: Int, size: Int,
-                            strategy: PNGFilterStrategy) -> [UInt8]
-    {
+    static func filterImage(
+        _ image: PixelImage, rowBytes n: Int, bpp: Int, size: Int,
+        strategy: PNGFilterStrategy
+    ) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: size)
         // Row scratch: [0] and [1] alternate as current/previous big-endian rows for 16-bit
         // images; [2] is the all-zero row above the first; [3...7] hold adaptive candidates.
@@ -139,9 +141,10 @@ public enum PNGEncoder {
 
     /// Filters one row of `n` bytes; `prev` is the unfiltered row above (zeros for the first row).
     @inline(__always)
-    static func filterRow(_ kind: UInt8, _ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>,
-                          _ out: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int)
-    {
+    static func filterRow(
+        _ kind: UInt8, _ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>,
+        _ out: UnsafeMutablePointer<UInt8>, _ n: Int, _ bpp: Int
+    ) {
         let head = min(bpp, n)
         switch kind {
         case 1:

@@ -132,8 +132,9 @@ public struct PixelImage: Sendable, Equatable {
     /// Index of a sample in the storage array. Traps when out of range, like an array subscript.
     @inline(__always)
     public func sampleIndex(x: Int, y: Int, channel: Int = 0) -> Int {
-        precondition(x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels,
-                     "pixel (\(x), \(y)) channel \(channel) outside \(width)x\(height)x\(channels)")
+        precondition(
+            x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels,
+            "pixel (\(x), \(y)) channel \(channel) outside \(width)x\(height)x\(channels)")
         return (y * width + x) * channels + channel
     }
 

@@ -123,8 +123,9 @@ enum DemoCast {
     static func personA(_ t: Float, aspect: Float, key: UInt32) -> DemoFigure {
         let x = personAX(t) * aspect
         let arm = 0.25 * sin(2 * .pi * t / 2)
-        return person(styleA, subject: personA, disparity: 0.5, feet: DemoPoint(x, DemoWorld.footY(0.5)), arm: arm, leg: 0, t: t,
-                      key: key)
+        return person(
+            styleA, subject: personA, disparity: 0.5, feet: DemoPoint(x, DemoWorld.footY(0.5)), arm: arm, leg: 0, t: t,
+            key: key)
     }
 
     static func personBFigure(_ t: Float, aspect: Float, key: UInt32) -> DemoFigure {
@@ -132,12 +133,15 @@ enum DemoCast {
         let walking = min(abs(speed) / 0.3, 1)
         let phase = x * aspect / 0.11 * 2 * .pi
         let swing = sin(phase) * walking
-        return person(styleB, subject: personB, disparity: 1.2, feet: DemoPoint(x * aspect, DemoWorld.footY(1.2)), arm: -0.8 * swing,
-                      leg: swing, t: t, key: key)
+        return person(
+            styleB, subject: personB, disparity: 1.2, feet: DemoPoint(x * aspect, DemoWorld.footY(1.2)), arm: -0.8 * swing,
+            leg: swing, t: t, key: key)
     }
 
-    static func person(_ s: PersonStyle, subject: Int, disparity: Float, feet: DemoPoint, arm: Float, leg: Float,
-                       t: Float, key: UInt32) -> DemoFigure {
+    static func person(
+        _ s: PersonStyle, subject: Int, disparity: Float, feet: DemoPoint, arm: Float, leg: Float,
+        t: Float, key: UInt32
+    ) -> DemoFigure {
         let h = s.height, R = s.headRadius * h
         let top = feet.y - h
         let shoulderY = top + 2.23 * R + 0.015 * h
@@ -149,12 +153,15 @@ enum DemoCast {
         for side: Float in [-1, 1] {
             let foot = DemoPoint(fx + side * 0.05 * h + side * leg * 0.07 * h, feet.y - 0.035 * h)
             parts.append(DemoPart(shape: .capsule(DemoPoint(fx + side * 0.05 * h, hipY), foot, 0.045 * h), paint: cloth))
-            parts.append(DemoPart(shape: .ellipse(DemoPoint(foot.x - 0.02 * h, feet.y - 0.022 * h), DemoPoint(0.055 * h, 0.022 * h)),
-                                  paint: .flat(s.shoes, grain: 6, origin: feet, key: key)))
+            parts.append(
+                DemoPart(
+                    shape: .ellipse(DemoPoint(foot.x - 0.02 * h, feet.y - 0.022 * h), DemoPoint(0.055 * h, 0.022 * h)),
+                    paint: .flat(s.shoes, grain: 6, origin: feet, key: key)))
         }
         // Torso.
-        var shirt = DemoPaint(base: s.shirt, alt: s.shirtAlt, pattern: .stripes(horizontal: s.horizontalStripes), period: s.stripePeriod,
-                              origin: feet, grain: 8, key: key)
+        var shirt = DemoPaint(
+            base: s.shirt, alt: s.shirtAlt, pattern: .stripes(horizontal: s.horizontalStripes), period: s.stripePeriod,
+            origin: feet, grain: 8, key: key)
         let torsoHalf = DemoPoint(0.11 * h, (hipY - shoulderY) / 2)
         let torsoCentre = DemoPoint(fx, (hipY + shoulderY) / 2)
         parts.append(DemoPart(shape: .roundedRect(torsoCentre, torsoHalf, 0.04 * h), paint: shirt))
@@ -174,19 +181,25 @@ enum DemoCast {
         parts.append(DemoPart(shape: .ellipse(faceCentre, DemoPoint(0.82 * R, 0.95 * R)), paint: skin))
         let dark = DemoPaint.flat(DemoColour(30, 22, 20))
         for side: Float in [-1, 1] {
-            parts.append(DemoPart(shape: .ellipse(DemoPoint(fx + side * 0.33 * R, top + 1.25 * R), DemoPoint(0.11 * R, 0.13 * R)), paint: dark))
+            parts.append(
+                DemoPart(shape: .ellipse(DemoPoint(fx + side * 0.33 * R, top + 1.25 * R), DemoPoint(0.11 * R, 0.13 * R)), paint: dark))
         }
-        parts.append(DemoPart(shape: .ellipse(DemoPoint(fx, top + 1.78 * R), DemoPoint(0.28 * R, 0.07 * R)),
-                              paint: .flat(DemoColour(150, 60, 60))))
+        parts.append(
+            DemoPart(
+                shape: .ellipse(DemoPoint(fx, top + 1.78 * R), DemoPoint(0.28 * R, 0.07 * R)),
+                paint: .flat(DemoColour(150, 60, 60))))
 
         let wobble = 0.02 * sin(2 * .pi * t * 3 / 8 + Float(subject))  // periodic over the cycle
         let boxes = [
-            DemoBox(id: s.firstID, groupID: s.groupID, type: .face, min: DemoPoint(fx - 0.82 * R, top + 0.55 * R),
-                    max: DemoPoint(fx + 0.82 * R, top + 2.23 * R), confidence: 0.95 + wobble),
-            DemoBox(id: s.firstID + 1, groupID: s.groupID, type: .head, min: DemoPoint(fx - R, top), max: DemoPoint(fx + R, top + 2.23 * R),
-                    confidence: 0.97 + wobble / 2),
-            DemoBox(id: s.firstID + 2, groupID: s.groupID, type: .torso, min: torsoCentre - torsoHalf, max: torsoCentre + torsoHalf,
-                    confidence: 0.90 - wobble),
+            DemoBox(
+                id: s.firstID, groupID: s.groupID, type: .face, min: DemoPoint(fx - 0.82 * R, top + 0.55 * R),
+                max: DemoPoint(fx + 0.82 * R, top + 2.23 * R), confidence: 0.95 + wobble),
+            DemoBox(
+                id: s.firstID + 1, groupID: s.groupID, type: .head, min: DemoPoint(fx - R, top), max: DemoPoint(fx + R, top + 2.23 * R),
+                confidence: 0.97 + wobble / 2),
+            DemoBox(
+                id: s.firstID + 2, groupID: s.groupID, type: .torso, min: torsoCentre - torsoHalf, max: torsoCentre + torsoHalf,
+                confidence: 0.90 - wobble),
         ]
         return DemoFigure(subject: subject, disparity: disparity, parts: parts, boxes: boxes)
     }
@@ -215,8 +228,10 @@ enum DemoCast {
         }
         parts.append(DemoPart(shape: .capsule(p(-0.50, -0.62), p(-0.72, -0.90 + bob), 0.14 * s), paint: fur))  // neck
         parts.append(DemoPart(shape: .ellipse(p(-0.80, -0.98 + bob), DemoPoint(0.22 * s, 0.20 * s)), paint: fur))  // head
-        parts.append(DemoPart(shape: .ellipse(p(-1.02, -0.90 + bob), DemoPoint(0.15 * s, 0.09 * s)),
-                              paint: .flat(DemoColour(215, 180, 130), grain: 8, origin: o, key: key)))  // snout
+        parts.append(
+            DemoPart(
+                shape: .ellipse(p(-1.02, -0.90 + bob), DemoPoint(0.15 * s, 0.09 * s)),
+                paint: .flat(DemoColour(215, 180, 130), grain: 8, origin: o, key: key)))  // snout
         parts.append(DemoPart(shape: .ellipse(p(-0.68, -0.99 + bob), DemoPoint(0.07 * s, 0.15 * s)), paint: darkFur))  // ear
         parts.append(DemoPart(shape: .circle(p(-0.88, -1.03 + bob), 0.03 * s), paint: .flat(DemoColour(20, 14, 10))))  // eye
         parts.append(DemoPart(shape: .circle(p(-1.15, -0.93 + bob), 0.035 * s), paint: .flat(DemoColour(15, 12, 10))))  // nose
@@ -235,8 +250,9 @@ enum DemoCast {
         let r = ballRadius
         let c = DemoPoint(x * aspect, DemoWorld.footY(d) - r - bounce)
         let spin = x * aspect / r  // rolls without slipping
-        let paint = DemoPaint(base: DemoColour(244, 242, 236), alt: DemoColour(214, 40, 40), pattern: .ball(cos: cos(spin), sin: sin(spin)),
-                              period: r, origin: c, grain: 4, key: key)
+        let paint = DemoPaint(
+            base: DemoColour(244, 242, 236), alt: DemoColour(214, 40, 40), pattern: .ball(cos: cos(spin), sin: sin(spin)),
+            period: r, origin: c, grain: 4, key: key)
         let boxes = [DemoBox(id: 9, groupID: 0, type: .sportsBall, min: c - DemoPoint(r, r), max: c + DemoPoint(r, r), confidence: 0.9)]
         return DemoFigure(subject: ball, disparity: d, parts: [DemoPart(shape: .circle(c, r), paint: paint)], boxes: boxes)
     }

@@ -227,8 +227,10 @@ struct DemoRaster: Sendable {
             guard v.isFinite else { return v > 0 ? n : 0 }
             return Int(min(max(v, 0), Float(n)))
         }
-        return (clampIndex((lo.x * H - 1).rounded(.down), width), clampIndex((hi.x * H + 1).rounded(.up), width),
-                clampIndex((lo.y * H - 1).rounded(.down), height), clampIndex((hi.y * H + 1).rounded(.up), height))
+        return (
+            clampIndex((lo.x * H - 1).rounded(.down), width), clampIndex((hi.x * H + 1).rounded(.up), width),
+            clampIndex((lo.y * H - 1).rounded(.down), height), clampIndex((hi.y * H + 1).rounded(.up), height)
+        )
     }
 
     private func draw(_ part: DemoPart, _ out: UnsafeMutablePointer<UInt8>, light: Float) {

@@ -64,8 +64,10 @@ public struct DemoScene: Sendable {
 
         public init() {}
 
-        public init(width: Int = 1280, height: Int = 720, seconds: Double = 6, framesPerSecond: Int = 30, disparityScale: Int = 4,
-                    seed: UInt64 = 0x00C1_4E9A_C4DE_4D05) {
+        public init(
+            width: Int = 1280, height: Int = 720, seconds: Double = 6, framesPerSecond: Int = 30, disparityScale: Int = 4,
+            seed: UInt64 = 0x00C1_4E9A_C4DE_4D05
+        ) {
             self.width = width
             self.height = height
             self.seconds = seconds
@@ -121,9 +123,10 @@ public struct DemoScene: Sendable {
         let figures = self.figures(index)
         let metadata = self.metadata(index, figures: figures)
         let light: Float = metadata.scene.contains(.notEnoughLight) ? Self.lowLight : 1
-        return DemoFrame(index: index, picture: raster.picture(figures: figures, light: light),
-                         disparity: raster.disparity(figures: figures), disparityWidth: disparityWidth,
-                         disparityHeight: disparityHeight, metadata: metadata)
+        return DemoFrame(
+            index: index, picture: raster.picture(figures: figures, light: light),
+            disparity: raster.disparity(figures: figures), disparityWidth: disparityWidth,
+            disparityHeight: disparityHeight, metadata: metadata)
     }
 
     /// The metadata of frame `index` alone (cheap: nothing is drawn).
@@ -148,8 +151,9 @@ public struct DemoScene: Sendable {
 
     func metadata(_ index: Int, figures: [DemoFigure]) -> FrameMetadata {
         let plan = focusPlan(index)
-        return FrameMetadata(detections: detections(figures), focus: plan.focus, decision: plan.decision, fNumber: Self.fNumber,
-                             scene: isLowLight(index) ? .notEnoughLight : [])
+        return FrameMetadata(
+            detections: detections(figures), focus: plan.focus, decision: plan.decision, fNumber: Self.fNumber,
+            scene: isLowLight(index) ? .notEnoughLight : [])
     }
 
     func isLowLight(_ index: Int) -> Bool {

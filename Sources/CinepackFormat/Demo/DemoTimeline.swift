@@ -29,9 +29,11 @@ public struct DemoDecision: Sendable, Equatable {
 
 extension DemoScene {
     public static let personA = DemoSubject(
-        name: "person A", groupID: 1, disparity: 0.5, tracks: [.init(id: 1, type: .face), .init(id: 2, type: .head), .init(id: 3, type: .torso)])
+        name: "person A", groupID: 1, disparity: 0.5,
+        tracks: [.init(id: 1, type: .face), .init(id: 2, type: .head), .init(id: 3, type: .torso)])
     public static let personB = DemoSubject(
-        name: "person B", groupID: 2, disparity: 1.2, tracks: [.init(id: 4, type: .face), .init(id: 5, type: .head), .init(id: 6, type: .torso)])
+        name: "person B", groupID: 2, disparity: 1.2,
+        tracks: [.init(id: 4, type: .face), .init(id: 5, type: .head), .init(id: 6, type: .torso)])
     public static let dog = DemoSubject(
         name: "dog", groupID: 3, disparity: 0.8, tracks: [.init(id: 7, type: .dogBody), .init(id: 8, type: .dogHead)])
     public static let ball = DemoSubject(name: "ball", groupID: 0, disparity: 2.0, tracks: [.init(id: 9, type: .sportsBall)])
@@ -76,12 +78,14 @@ extension DemoScene {
         if j > 0 {
             let previous = scheduled(j - 1)
             let change = Double(abs(entry.disparity - previous.disparity))
-            let duration = min(max(change / Double(parameters.maxDisparityRate), Double(parameters.minTransition)),
-                               Double(parameters.maxTransition))
+            let duration = min(
+                max(change / Double(parameters.maxDisparityRate), Double(parameters.minTransition)),
+                Double(parameters.maxTransition))
             start = max(time - duration, self.time(ofFrame: previous.frame))
         }
-        return DemoDecision(frame: entry.frame, time: time, decision: CapturedDecision(target: .detection(entry.target), isStrong: false),
-                            disparity: entry.disparity, transitionStart: start)
+        return DemoDecision(
+            frame: entry.frame, time: time, decision: CapturedDecision(target: .detection(entry.target), isStrong: false),
+            disparity: entry.disparity, transitionStart: start)
     }
 
     func focusPlan(_ index: Int) -> (focus: FocusState, decision: CapturedDecision?) {
@@ -95,8 +99,9 @@ extension DemoScene {
             // A frame exactly on the start (up to rounding of the seconds) begins the transition.
             if t >= start - 1e-9, index < next.frame {
                 let progress = Float(max(0, (t - start) / (next.time - start)))
-                focus = FocusState(target: next.decision.target, focusDisparity: last.disparity + (next.disparity - last.disparity) * progress,
-                                   isStrong: next.decision.isStrong, inTransition: true, transitionProgress: progress)
+                focus = FocusState(
+                    target: next.decision.target, focusDisparity: last.disparity + (next.disparity - last.disparity) * progress,
+                    isStrong: next.decision.isStrong, inTransition: true, transitionProgress: progress)
             }
         }
         return (focus, last.frame == index ? last.decision : nil)
@@ -137,8 +142,10 @@ extension DemoScene {
                 guard !centreHidden else { continue }
                 let confidence = min(max(box.confidence * (0.85 + 0.15 * visible), 0), 1)
                 let rect = NormalizedRect(x: lo.x / aspect, y: lo.y, width: (hi.x - lo.x) / aspect, height: hi.y - lo.y)
-                result.append(Detection(id: box.id, groupID: box.groupID, type: box.type, rect: clamped(rect),
-                                        disparity: figure.disparity, confidence: confidence))
+                result.append(
+                    Detection(
+                        id: box.id, groupID: box.groupID, type: box.type, rect: clamped(rect),
+                        disparity: figure.disparity, confidence: confidence))
             }
         }
         result.sort { $0.id < $1.id }

@@ -34,7 +34,8 @@ public enum CinematicInspection {
                     s.framesSeen += 1
                     subjects[d.id] = s
                 } else {
-                    subjects[d.id] = SubjectSummary(id: d.id, type: d.type, groupID: d.groupID, firstFrame: frame, lastFrame: frame, framesSeen: 1)
+                    subjects[d.id] = SubjectSummary(
+                        id: d.id, type: d.type, groupID: d.groupID, firstFrame: frame, lastFrame: frame, framesSeen: 1)
                 }
             }
             if let decision = meta.decision { summary.decisions.append((frame, decision)) }
@@ -62,17 +63,21 @@ public enum CinematicInspection {
             return (.double(t.seconds), "\(t.formattedSeconds()) (frame \(frame))")
         }
         out.object(key: "cinematic", label: "cinematic") { out in
-            out.field("format_version", movie.formatVersion.map { .string($0) } ?? .null, label: "format version",
-                      text: movie.formatVersion ?? "none (not written by cinepack)")
+            out.field(
+                "format_version", movie.formatVersion.map { .string($0) } ?? .null, label: "format version",
+                text: movie.formatVersion ?? "none (not written by cinepack)")
             out.field("frame_count", .int(movie.frameCount), label: "frames")
             out.object(key: "roles", label: "roles") { out in
                 out.field("video", .int(movie.video.id), label: "video", text: "track \(movie.video.id)")
-                out.field("disparity", movie.disparity.map { .int($0.id) } ?? .null, label: "disparity",
-                          text: movie.disparity.map { "track \($0.id)" } ?? "none")
-                out.field("metadata", movie.metadata.map { .int($0.id) } ?? .null, label: "focus metadata",
-                          text: movie.metadata.map { "track \($0.id)" } ?? "none")
-                out.field("audio", movie.audio.map { .int($0.id) } ?? .null, label: "audio",
-                          text: movie.audio.map { "track \($0.id)" } ?? "none")
+                out.field(
+                    "disparity", movie.disparity.map { .int($0.id) } ?? .null, label: "disparity",
+                    text: movie.disparity.map { "track \($0.id)" } ?? "none")
+                out.field(
+                    "metadata", movie.metadata.map { .int($0.id) } ?? .null, label: "focus metadata",
+                    text: movie.metadata.map { "track \($0.id)" } ?? "none")
+                out.field(
+                    "audio", movie.audio.map { .int($0.id) } ?? .null, label: "audio",
+                    text: movie.audio.map { "track \($0.id)" } ?? "none")
             }
             if let q = movie.quantization, let d = movie.disparity {
                 out.object(key: "disparity", label: "disparity") { out in
@@ -85,19 +90,26 @@ public enum CinematicInspection {
             }
             let p = movie.parameters
             out.object(key: "lens", label: "lens and focus parameters") { out in
-                out.field("focal_length_35mm", .double(Double(p.focalLength35mm)), label: "focal length", text: "\(p.focalLength35mm) mm (35 mm equivalent)")
+                out.field(
+                    "focal_length_35mm", .double(Double(p.focalLength35mm)), label: "focal length",
+                    text: "\(p.focalLength35mm) mm (35 mm equivalent)")
                 out.field("f_number_default", .double(Double(p.defaultFNumber)), label: "default f-number", text: "f/\(p.defaultFNumber)")
-                out.field("f_number_minimum", .double(Double(p.minFNumber)), label: "f-number range", text: "f/\(p.minFNumber)…f/\(p.maxFNumber)")
+                out.field(
+                    "f_number_minimum", .double(Double(p.minFNumber)), label: "f-number range", text: "f/\(p.minFNumber)…f/\(p.maxFNumber)")
                 out.field("f_number_maximum", .double(Double(p.maxFNumber)), label: "", text: nil)
-                out.field("max_disparity_rate", .double(Double(p.maxDisparityRate)), label: "rack speed limit", text: "\(p.maxDisparityRate) D/s")
-                out.field("min_transition", .double(Double(p.minTransition)), label: "transition", text: "\(p.minTransition)…\(p.maxTransition) s")
+                out.field(
+                    "max_disparity_rate", .double(Double(p.maxDisparityRate)), label: "rack speed limit", text: "\(p.maxDisparityRate) D/s")
+                out.field(
+                    "min_transition", .double(Double(p.minTransition)), label: "transition", text: "\(p.minTransition)…\(p.maxTransition) s"
+                )
                 out.field("max_transition", .double(Double(p.maxTransition)), label: "", text: nil)
                 out.field("gap_bridge", .double(Double(p.gapBridge)), label: "gap bridged", text: "\(p.gapBridge) s")
                 out.field("weak_suppression", .double(Double(p.weakSuppression)), label: "weak suppression", text: "\(p.weakSuppression) s")
             }
             if let f = summary.fNumbers {
-                out.field("captured_f_number", .double(Double(f.min)), label: "captured f-number",
-                          text: f.min == f.max ? "f/\(f.min)" : "f/\(f.min)…f/\(f.max)")
+                out.field(
+                    "captured_f_number", .double(Double(f.min)), label: "captured f-number",
+                    text: f.min == f.max ? "f/\(f.min)" : "f/\(f.min)…f/\(f.max)")
             }
             out.array(key: "subjects", label: "subjects") { out in
                 for s in summary.subjects {

@@ -43,7 +43,8 @@ public struct DisparityMap: Sendable, Equatable {
         for (i, d) in values.enumerated() {
             if d.isNaN { continue }
             guard d.isFinite, d >= q.minimum - tolerance, d <= q.maximum + tolerance else {
-                throw FormatError("disparity \(d) at pixel (\(i % width), \(i / width)) is outside the declared range \(q.minimum)…\(q.maximum) D")
+                throw FormatError(
+                    "disparity \(d) at pixel (\(i % width), \(i / width)) is outside the declared range \(q.minimum)…\(q.maximum) D")
             }
             codes[i] = q.code(for: d)
         }

@@ -19,8 +19,10 @@ public struct FocusState: Sendable, Equatable, Codable {
     public var inTransition: Bool
     public var transitionProgress: Float
 
-    public init(target: FocusTarget, focusDisparity: Float, isStrong: Bool = false, inTransition: Bool = false,
-                transitionProgress: Float = 0) {
+    public init(
+        target: FocusTarget, focusDisparity: Float, isStrong: Bool = false, inTransition: Bool = false,
+        transitionProgress: Float = 0
+    ) {
         self.target = target
         self.focusDisparity = focusDisparity
         self.isStrong = isStrong
@@ -58,8 +60,10 @@ public struct FrameMetadata: Sendable, Equatable, Codable {
     public var fNumber: Float?
     public var scene: SceneStatus
 
-    public init(detections: [Detection] = [], focus: FocusState? = nil, decision: CapturedDecision? = nil, fNumber: Float? = nil,
-                scene: SceneStatus = []) {
+    public init(
+        detections: [Detection] = [], focus: FocusState? = nil, decision: CapturedDecision? = nil, fNumber: Float? = nil,
+        scene: SceneStatus = []
+    ) {
         self.detections = detections
         self.focus = focus
         self.decision = decision

@@ -43,7 +43,8 @@ public struct ImageSequence: Sendable {
             return Int(name.dropFirst(prefix.count).dropLast(suffix.count))
         }
         if let highest = numbers.max(), highest >= n {
-            throw FormatError("\(role): frame file \(path(n)) is missing, but \(path(highest)) exists (frames must be numbered without gaps)")
+            throw FormatError(
+                "\(role): frame file \(path(n)) is missing, but \(path(highest)) exists (frames must be numbered without gaps)")
         }
         self.paths = paths
         firstNumber = start
@@ -90,7 +91,8 @@ public enum PFM {
             for x in 0..<w {
                 let o = position + (sourceRow * w + x) * 4
                 let b = (bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3])
-                let bits = little
+                let bits =
+                    little
                     ? UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
                     : UInt32(b.3) | UInt32(b.2) << 8 | UInt32(b.1) << 16 | UInt32(b.0) << 24
                 let v = Float(bitPattern: bits)

@@ -30,9 +30,11 @@ public struct PackRequest: Sendable {
     public var parameters: CinematicParameters
     public var audioPath: String?
 
-    public init(output: String, pictures: PictureSource, disparity: ImageSequence, disparityFormat: DisparityFormat,
-                disparityRange: DisparityQuantization, metadata: [FrameInput] = [], parameters: CinematicParameters = .init(),
-                audioPath: String? = nil) {
+    public init(
+        output: String, pictures: PictureSource, disparity: ImageSequence, disparityFormat: DisparityFormat,
+        disparityRange: DisparityQuantization, metadata: [FrameInput] = [], parameters: CinematicParameters = .init(),
+        audioPath: String? = nil
+    ) {
         self.output = output
         self.pictures = pictures
         self.disparity = disparity
@@ -47,7 +49,9 @@ public struct PackRequest: Sendable {
 public enum Packer {
     /// Packs the movie. `progress(done, total)` is called after every frame.
     @discardableResult
-    public static func pack(_ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }) throws(FormatError)
+    public static func pack(
+        _ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(FormatError)
         -> CinematicWriteSummary
     {
         let frameCount: Int
@@ -65,10 +69,13 @@ public enum Packer {
             video = .carried(carried)
         }
         guard request.disparity.paths.count == frameCount else {
-            throw FormatError("\(frameCount) video frames but \(request.disparity.paths.count) disparity maps (\(request.disparity.pattern)); every frame needs one")
+            throw FormatError(
+                "\(frameCount) video frames but \(request.disparity.paths.count) disparity maps (\(request.disparity.pattern)); every frame needs one"
+            )
         }
         if request.metadata.count > frameCount {
-            throw FormatError("detections name frame \(request.metadata.count - 1), but the clip has \(frameCount) frames (0…\(frameCount - 1))")
+            throw FormatError(
+                "detections name frame \(request.metadata.count - 1), but the clip has \(frameCount) frames (0…\(frameCount - 1))")
         }
         let firstMap = try loadDisparity(request.disparity.paths[0], request)
         let audio = try request.audioPath.map { (path) throws(FormatError) in try carriedTrack(path, kind: .audio, role: "--audio") }
@@ -94,11 +101,16 @@ public enum Packer {
                     let index = base + i
                     let (picture, map) = try loaded.get(i)
                     guard map.width == firstMap.width, map.height == firstMap.height else {
-                        throw FormatError("\(request.disparity.paths[index]): \(map.width)×\(map.height), but frame 0's map is \(firstMap.width)×\(firstMap.height)")
+                        throw FormatError(
+                            "\(request.disparity.paths[index]): \(map.width)×\(map.height), but frame 0's map is \(firstMap.width)×\(firstMap.height)"
+                        )
                     }
                     let input = index < request.metadata.count ? request.metadata[index] : FrameInput()
-                    let frame = input.resolved(measureRect: { map.median(in: $0) },
-                                               measurePoint: { x, y in let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v })
+                    let frame = input.resolved(
+                        measureRect: { map.median(in: $0) },
+                        measurePoint: { x, y in
+                            let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v
+                        })
                     try writer.append(picture: picture, disparity: map, metadata: frame)
                     progress(index + 1, frameCount)
                 }
@@ -113,7 +125,9 @@ public enum Packer {
 
     /// Reads and checks frame `index`: its picture (decoded, same size as frame 0) and its
     /// disparity map (inside the declared range). Errors name the file.
-    static func loadFrame(_ index: Int, _ request: PackRequest, first: PixelImage?) throws(FormatError)
+    static func loadFrame(
+        _ index: Int, _ request: PackRequest, first: PixelImage?
+    ) throws(FormatError)
         -> (CinematicWriter.PictureInput?, DisparityMap)
     {
         var picture: CinematicWriter.PictureInput?
@@ -168,7 +182,8 @@ public enum Packer {
             let image: PixelImage
             do { image = try PNGDecoder.decode(bytes) } catch { throw FormatError("\(path): \(error)") }
             guard image.layout == .gray, let codes = image.samples16 else {
-                throw FormatError("\(path): a png16 disparity map must be a 16-bit greyscale PNG (this one is \(image.bitDepth)-bit \(image.layout))")
+                throw FormatError(
+                    "\(path): a png16 disparity map must be a 16-bit greyscale PNG (this one is \(image.bitDepth)-bit \(image.layout))")
             }
             let q = request.disparityRange
             let span = q.maximum - q.minimum
@@ -187,7 +202,8 @@ public enum Packer {
         do {
             let source = try FileByteSource(path: path)
             let movie = try Movie.read(source: source)
-            guard let track = movie.tracks.first(where: { $0.kind == kind && $0.isEnabled }) ?? movie.tracks.first(where: { $0.kind == kind })
+            guard
+                let track = movie.tracks.first(where: { $0.kind == kind && $0.isEnabled }) ?? movie.tracks.first(where: { $0.kind == kind })
             else {
                 throw FormatError("\(role) \(path): the file has no \(kind.rawValue) track")
             }

@@ -31,7 +31,7 @@ public struct CinematicMovie: Sendable {
     /// The frame grid when frames are evenly spaced (always for files cinepack writes).
     public var frameRate: FrameRate? {
         guard frameCount > 0, let first = video.samples.sample(at: 0), first.duration > 0,
-              let rate = FrameRate(frames: Int64(timescale), per: first.duration)
+            let rate = FrameRate(frames: Int64(timescale), per: first.duration)
         else { return nil }
         return rate
     }
@@ -68,7 +68,8 @@ public struct CinematicMovie: Sendable {
         }
         self.video = video
         disparity = disparityTrack
-        metadata = movie.tracks.first { $0.kind == .metadata && $0.codec == "mebx" && !$0.referencedTracks("cdsc").isEmpty }
+        metadata =
+            movie.tracks.first { $0.kind == .metadata && $0.codec == "mebx" && !$0.referencedTracks("cdsc").isEmpty }
             ?? movie.tracks.first { $0.kind == .metadata && $0.codec == "mebx" }
         audio = movie.tracks.first { $0.kind == .audio }
 
@@ -115,7 +116,9 @@ public struct CinematicMovie: Sendable {
         for (role, track) in [("disparity", disparity), ("metadata", metadata)] {
             guard let track else { continue }
             if track.samples.count != frameCount {
-                throw fail("\(role) track \(track.id) has \(track.samples.count) samples for \(frameCount) video frames", role == "disparity" ? "§5" : "§6.2")
+                throw fail(
+                    "\(role) track \(track.id) has \(track.samples.count) samples for \(frameCount) video frames",
+                    role == "disparity" ? "§5" : "§6.2")
             }
             if track.timescale != video.timescale {
                 throw fail("\(role) track \(track.id) timescale \(track.timescale) differs from the video's \(video.timescale)", "§3")
@@ -129,15 +132,19 @@ public struct CinematicMovie: Sendable {
             throw .spec("\(path): cpdq box at byte \(box.header.offset) is \(box.header.payloadSize) bytes, expected 16", clause: "§5")
         }
         do {
-            var r = ByteReader(try source.read(at: box.header.payloadOffset, count: 16), baseOffset: box.header.payloadOffset,
-                               path: box.path)
+            var r = ByteReader(
+                try source.read(at: box.header.payloadOffset, count: 16), baseOffset: box.header.payloadOffset,
+                path: box.path)
             let (version, _) = try r.fullBoxHeader()
             let q = DisparityQuantization(minimum: try r.f32("minimum"), maximum: try r.f32("maximum"))
             let encoding = try r.u32("encoding")
             guard version == 0 else { throw FormatError.spec("\(path): cpdq version \(version) is not 0", clause: "§5") }
-            guard encoding == 1 else { throw FormatError.spec("\(path): disparity encoding \(encoding) is unknown (1 = linear 16-bit)", clause: "§5") }
+            guard encoding == 1 else {
+                throw FormatError.spec("\(path): disparity encoding \(encoding) is unknown (1 = linear 16-bit)", clause: "§5")
+            }
             guard q.isValid else {
-                throw FormatError.spec("\(path): disparity range \(q.minimum)…\(q.maximum) D is not valid (need 0 ≤ min < max)", clause: "§5")
+                throw FormatError.spec(
+                    "\(path): disparity range \(q.minimum)…\(q.maximum) D is not valid (need 0 ≤ min < max)", clause: "§5")
             }
             return q
         } catch let error as ContainerError {
@@ -224,8 +231,9 @@ public struct CinematicMovie: Sendable {
             throw .spec("\(path): disparity frame \(n) is not a 16-bit grey PNG", clause: "§5")
         }
         if let entry = track.visual, image.width != Int(entry.width) || image.height != Int(entry.height) {
-            throw .spec("\(path): disparity frame \(n) is \(image.width)×\(image.height), but its sample entry says \(entry.width)×\(entry.height)",
-                        clause: "§5")
+            throw .spec(
+                "\(path): disparity frame \(n) is \(image.width)×\(image.height), but its sample entry says \(entry.width)×\(entry.height)",
+                clause: "§5")
         }
         return DisparityMap(codes: codes, width: image.width, height: image.height, quantization: q)
     }

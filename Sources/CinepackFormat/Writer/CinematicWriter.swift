@@ -50,8 +50,10 @@ public struct CinematicWriterConfiguration: Sendable {
     /// zlib level for PNG samples (1 fastest … 9 smallest).
     public var compressionLevel: Int32 = 6
 
-    public init(video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
-                parameters: CinematicParameters = .init(), audio: CarriedTrack? = nil) {
+    public init(
+        video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
+        parameters: CinematicParameters = .init(), audio: CarriedTrack? = nil
+    ) {
         self.video = video
         self.disparity = disparity
         self.writesMetadata = writesMetadata
@@ -122,7 +124,9 @@ public final class CinematicWriter {
                 throw FormatError("disparity map size \(d.width)×\(d.height) is outside 1…16384")
             }
             guard d.quantization.isValid else {
-                throw FormatError("disparity range \(d.quantization.minimum)…\(d.quantization.maximum) D is not a valid range (need 0 ≤ min < max, finite)")
+                throw FormatError(
+                    "disparity range \(d.quantization.minimum)…\(d.quantization.maximum) D is not a valid range (need 0 ≤ min < max, finite)"
+                )
             }
         }
         do {
@@ -192,8 +196,9 @@ public final class CinematicWriter {
                 let bytes = try carried.source.read(at: sample.offset, count: Int(sample.size))
                 video.beginChunk(at: file.bytesWritten)
                 try file.write(bytes)
-                video.add(size: sample.size, duration: UInt32(clamping: sample.duration),
-                          compositionOffset: sample.compositionTime - sample.decodeTime, isSync: sample.isSync)
+                video.add(
+                    size: sample.size, duration: UInt32(clamping: sample.duration),
+                    compositionOffset: sample.compositionTime - sample.decodeTime, isSync: sample.isSync)
                 video.endChunk()
             }
             let delta = frameDuration(index)
@@ -259,8 +264,9 @@ public final class CinematicWriter {
             try file.write(try moov())
             try file.commit()
             finished = true
-            return CinematicWriteSummary(path: path, frames: frames, bytes: file.bytesWritten,
-                                         duration: MediaTime(value: video.totalDuration, timescale: Int32(clamping: timescale)))
+            return CinematicWriteSummary(
+                path: path, frames: frames, bytes: file.bytesWritten,
+                duration: MediaTime(value: video.totalDuration, timescale: Int32(clamping: timescale)))
         } catch let error as ContainerError {
             cancel()
             throw .container(error)
@@ -352,8 +358,9 @@ public final class CinematicWriter {
                 try flush()
                 pending = (s.offset, Int64(s.size))
             }
-            audio.add(size: s.size, duration: UInt32(clamping: s.duration), compositionOffset: s.compositionTime - s.decodeTime,
-                      isSync: s.isSync)
+            audio.add(
+                size: s.size, duration: UInt32(clamping: s.duration), compositionOffset: s.compositionTime - s.decodeTime,
+                isSync: s.isSync)
             audioNext += 1
         }
         try flush()
@@ -384,9 +391,12 @@ public final class CinematicWriter {
             height = carried.track.header.height
             videoEdits = carriedEdits(carried, movieTimescale: movieTimescale)
         }
-        traks.append(TrackBoxes.trak(.init(id: videoID, handler: "vide", handlerName: "cinepack video", enabled: true,
-                                           mediaTimescale: timescale, mediaDuration: video.totalDuration, movieTimescale: movieTimescale,
-                                           width: width, height: height, editList: videoEdits, stbl: video.stbl(sampleEntry: videoEntry))))
+        traks.append(
+            TrackBoxes.trak(
+                .init(
+                    id: videoID, handler: "vide", handlerName: "cinepack video", enabled: true,
+                    mediaTimescale: timescale, mediaDuration: video.totalDuration, movieTimescale: movieTimescale,
+                    width: width, height: height, editList: videoEdits, stbl: video.stbl(sampleEntry: videoEntry))))
         nextID += 1
         // Disparity and metadata share the presentation timeline, so they take the video's edits
         // only when the video has a leading empty edit; otherwise none.
@@ -403,26 +413,35 @@ public final class CinematicWriter {
                     q.u32(1)
                 }
             }
-            traks.append(TrackBoxes.trak(.init(id: nextID, handler: "vide", handlerName: "cinepack disparity", enabled: false,
-                                               mediaTimescale: timescale, mediaDuration: disparity.totalDuration,
-                                               movieTimescale: movieTimescale, width: Double(spec.width), height: Double(spec.height),
-                                               references: [("auxl", [videoID])], editList: followerEdits,
-                                               stbl: disparity.stbl(sampleEntry: entry.bytes))))
+            traks.append(
+                TrackBoxes.trak(
+                    .init(
+                        id: nextID, handler: "vide", handlerName: "cinepack disparity", enabled: false,
+                        mediaTimescale: timescale, mediaDuration: disparity.totalDuration,
+                        movieTimescale: movieTimescale, width: Double(spec.width), height: Double(spec.height),
+                        references: [("auxl", [videoID])], editList: followerEdits,
+                        stbl: disparity.stbl(sampleEntry: entry.bytes))))
             nextID += 1
         }
         if configuration.writesMetadata {
-            traks.append(TrackBoxes.trak(.init(id: nextID, handler: "meta", handlerName: "cinepack focus metadata", enabled: false,
-                                               mediaTimescale: timescale, mediaDuration: metadata.totalDuration,
-                                               movieTimescale: movieTimescale, references: [("cdsc", [videoID])], editList: followerEdits,
-                                               stbl: metadata.stbl(sampleEntry: FocusMetadataKeys.mebxSampleEntry()))))
+            traks.append(
+                TrackBoxes.trak(
+                    .init(
+                        id: nextID, handler: "meta", handlerName: "cinepack focus metadata", enabled: false,
+                        mediaTimescale: timescale, mediaDuration: metadata.totalDuration,
+                        movieTimescale: movieTimescale, references: [("cdsc", [videoID])], editList: followerEdits,
+                        stbl: metadata.stbl(sampleEntry: FocusMetadataKeys.mebxSampleEntry()))))
             nextID += 1
         }
         if let carried = configuration.audio, audio.sampleCount > 0 {
-            traks.append(TrackBoxes.trak(.init(id: nextID, handler: "soun", handlerName: "cinepack audio", enabled: true,
-                                               mediaTimescale: carried.track.timescale, mediaDuration: audio.totalDuration,
-                                               movieTimescale: movieTimescale, volume: 1,
-                                               editList: carriedEdits(carried, movieTimescale: movieTimescale),
-                                               stbl: audio.stbl(sampleEntry: try carried.sampleEntryBytes()))))
+            traks.append(
+                TrackBoxes.trak(
+                    .init(
+                        id: nextID, handler: "soun", handlerName: "cinepack audio", enabled: true,
+                        mediaTimescale: carried.track.timescale, mediaDuration: audio.totalDuration,
+                        movieTimescale: movieTimescale, volume: 1,
+                        editList: carriedEdits(carried, movieTimescale: movieTimescale),
+                        stbl: audio.stbl(sampleEntry: try carried.sampleEntryBytes()))))
             nextID += 1
         }
         let duration = traks.isEmpty ? 0 : UInt64(max(0, video.totalDuration))
@@ -441,9 +460,14 @@ public final class CinematicWriter {
     private func carriedEdits(_ carried: CarriedTrack, movieTimescale: UInt32) -> [EditListBox.Entry]? {
         guard let elst = carried.track.editList else { return nil }
         return elst.entries.map {
-            EditListBox.Entry(segmentDuration: UInt64(max(0, TrackBoxes.rescale(Int64(clamping: $0.segmentDuration),
-                                                                                  from: carried.movie.timescale, to: movieTimescale))),
-                              mediaTime: $0.mediaTime, mediaRate: $0.mediaRate)
+            EditListBox.Entry(
+                segmentDuration: UInt64(
+                    max(
+                        0,
+                        TrackBoxes.rescale(
+                            Int64(clamping: $0.segmentDuration),
+                            from: carried.movie.timescale, to: movieTimescale))),
+                mediaTime: $0.mediaTime, mediaRate: $0.mediaRate)
         }
     }
 }

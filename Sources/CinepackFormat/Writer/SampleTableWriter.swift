@@ -79,7 +79,8 @@ struct SampleTableWriter {
             }
             if !allSync { w.bytes(SyncSampleBox(sampleNumbers: syncSamples).serialized()) }
             w.bytes(SampleToChunkBox(entries: chunkRuns).serialized())
-            let sizeBox = constantSize.map { SampleSizeBox(constantSize: $0, sampleCount: UInt32(sampleCount), sizes: []) }
+            let sizeBox =
+                constantSize.map { SampleSizeBox(constantSize: $0, sampleCount: UInt32(sampleCount), sizes: []) }
                 ?? SampleSizeBox(constantSize: 0, sampleCount: UInt32(sampleCount), sizes: sizes)
             w.bytes(sizeBox.serialized())
             w.bytes(ChunkOffsetBox(offsets: chunkOffsets).serialized())

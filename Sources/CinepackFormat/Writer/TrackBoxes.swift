@@ -24,8 +24,9 @@ enum TrackBoxes {
         let presented = d.editList.map { $0.reduce(UInt64(0)) { $0 + $1.segmentDuration } } ?? UInt64(movieDuration)
         var w = ByteWriter()
         w.box("trak") { w in
-            var tkhd = TrackHeaderBox(trackID: d.id, duration: presented, width: d.width, height: d.height,
-                                      flags: (d.enabled ? TrackHeaderBox.enabledFlag : 0) | TrackHeaderBox.inMovieFlag)
+            var tkhd = TrackHeaderBox(
+                trackID: d.id, duration: presented, width: d.width, height: d.height,
+                flags: (d.enabled ? TrackHeaderBox.enabledFlag : 0) | TrackHeaderBox.inMovieFlag)
             tkhd.volume = d.volume
             w.bytes(tkhd.serialized())
             if let edits = d.editList {
@@ -42,9 +43,13 @@ enum TrackBoxes {
                 w.box("minf") { w in
                     switch d.handler {
                     case "vide":
-                        w.box("vmhd") { $0.fullBoxHeader(version: 0, flags: 1); $0.zeros(8) }
+                        w.box("vmhd") {
+                            $0.fullBoxHeader(version: 0, flags: 1); $0.zeros(8)
+                        }
                     case "soun":
-                        w.box("smhd") { $0.fullBoxHeader(version: 0, flags: 0); $0.zeros(4) }
+                        w.box("smhd") {
+                            $0.fullBoxHeader(version: 0, flags: 0); $0.zeros(4)
+                        }
                     default:
                         w.box("nmhd") { $0.fullBoxHeader(version: 0, flags: 0) }
                     }
