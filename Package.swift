@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CinepackContainer", targets: ["CinepackContainer"]),
         .library(name: "CinepackFormat", targets: ["CinepackFormat"]),
         .library(name: "CinepackEDL", targets: ["CinepackEDL"]),
+        .library(name: "CinepackEditor", targets: ["CinepackEditor"]),
         .executable(name: "cinepack", targets: ["cinepack"]),
     ],
     dependencies: [
@@ -31,9 +32,10 @@ let package = Package(
         .target(name: "CinepackContainer", dependencies: ["CinepackTime", "CinepackCompression"]),
         .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
         .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),
+        .target(name: "CinepackEditor", dependencies: ["CinepackEDL"]),
         .target(
             name: "Cinepack",
-            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL"]),
+            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL", "CinepackEditor"]),
         .executableTarget(
             name: "cinepack",
             dependencies: [
@@ -49,6 +51,7 @@ let package = Package(
             dependencies: ["CinepackContainer", "TestSupport"]),
         .testTarget(name: "CinepackFormatTests", dependencies: ["CinepackFormat", "TestSupport"]),
         .testTarget(name: "CinepackEDLTests", dependencies: ["CinepackEDL", "TestSupport"]),
+        .testTarget(name: "CinepackEditorTests", dependencies: ["CinepackEditor", "TestSupport"]),
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),

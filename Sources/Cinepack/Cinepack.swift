@@ -2,5 +2,6 @@
 @_exported import CinepackCompression
 @_exported import CinepackContainer
 @_exported import CinepackEDL
+@_exported import CinepackEditor
 @_exported import CinepackFormat
 @_exported import CinepackTime
