@@ -35,6 +35,44 @@ public struct MovieEdits: Sendable {
         return media == binding
     }
 
+    /// Most undo steps kept; older ones are dropped so the EDL stays small.
+    public static let maxHistory = 50
+    /// Undo history is trimmed (oldest first) to keep the whole EDL under this size, so that an
+    /// edit stays an in-place slot write (slots hold 64 KiB) rather than a rewrite of the movie.
+    public static let historyBudget = 40 * 1024
+
+    /// Applies `change` to the current EDL as one undoable edit named `description` and stores it.
+    /// With `dryRun`, nothing is written and the result is the EDL that would be stored.
+    @discardableResult
+    public mutating func edit(_ description: String, dryRun: Bool = false,
+                              _ change: (inout EditDecisionList) throws(EDLCommandError) -> Void)
+        throws(EDLCommandError) -> (edl: EditDecisionList, result: EDLUpdateResult?)
+    {
+        var next = edl
+        try change(&next)
+        next.history.append(HistoryEntry(description: description, previous: edl))
+        if next.history.count > Self.maxHistory { next.history.removeFirst(next.history.count - Self.maxHistory) }
+        while next.history.count > 1, next.xmlData().count > Self.historyBudget { next.history.removeFirst() }
+        if dryRun {
+            var bound = next
+            bound.media = binding
+            do { try bound.validate(source: movie.path) } catch { throw .edl(error) }
+            return (bound, nil)
+        }
+        return (next, try save(next))
+    }
+
+    /// Reverts the last edit: the EDL as it was before it (its own history preserved).
+    /// Returns the description of the undone step.
+    @discardableResult
+    public mutating func undo() throws(EDLCommandError) -> (description: String, result: EDLUpdateResult) {
+        guard let step = edl.history.last else { throw EDLCommandError("\(movie.path): nothing to undo") }
+        var previous: EditDecisionList
+        do { previous = try step.previousList() } catch { throw .edl(error) }
+        previous.history = Array(edl.history.dropLast())
+        return (step.description, try save(previous))
+    }
+
     /// Validates `edl`, binds it to this movie and stores it. Returns how it was written.
     @discardableResult
     public mutating func save(_ edl: EditDecisionList) throws(EDLCommandError) -> EDLUpdateResult {

@@ -13,6 +13,7 @@ struct CinepackCommand: ParsableCommand {
         version: CinepackVersion.string,
         subcommands: [
             InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
+            ApertureCommand.self, UndoCommand.self,
         ]
     )
 }

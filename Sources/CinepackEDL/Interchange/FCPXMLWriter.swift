@@ -92,7 +92,7 @@ struct XMLText {
     }
 
     private func tag(_ name: String, _ attributes: [(String, String)]) -> String {
-        "<" + name + attributes.map { " \($0.0)=\"\(InterchangeText.xmlAttribute($0.1))\"" }.joined()
+        "<" + name + attributes.map { " \($0.0)=\"\(XMLEscape.attribute($0.1))\"" }.joined()
     }
 
     mutating func open(_ name: String, _ attributes: [(String, String)]) {

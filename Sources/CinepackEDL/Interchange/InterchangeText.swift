@@ -52,28 +52,6 @@ enum InterchangeText {
         return out
     }
 
-    /// Text escaped for an XML 1.0 attribute value in double quotes. Tab, CR and LF become character
-    /// references so attribute-value normalisation does not turn them into spaces; characters XML 1.0
-    /// forbids (other C0 controls, U+FFFE/U+FFFF) cannot be written at all and become U+FFFD.
-    static func xmlAttribute(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// Rational form of a media time for the metadata dictionaries: exact integers, no floating point.
     static func rational(_ t: MediaTime) -> InspectValue {
         .object([("value", .integer(t.value)), ("timescale", .integer(t.timescale))])

@@ -171,33 +171,8 @@ enum EDLValue {
     /// The shortest decimal that reads back as the same binary64.
     static func text(_ d: Double) -> String { d.description }
 
-    /// Text for an attribute value between double quotes: the five markup characters and the three
-    /// whitespace characters attribute normalisation would otherwise turn into spaces.
-    static func escapeAttribute(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// Whether every character of `s` may appear in an XML 1.0 document (Char production).
     static func isXMLText(_ s: String) -> Bool {
-        s.unicodeScalars.allSatisfy { c in
-            switch c.value {
-            case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-            default: return false
-            }
-        }
+        s.unicodeScalars.allSatisfy(XMLEscape.isCharacter)
     }
 }

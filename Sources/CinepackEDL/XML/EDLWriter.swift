@@ -34,7 +34,7 @@ extension EditDecisionList {
         if let media {
             out.line(
                 i1,
-                #"<media frames="\#(media.frameCount)" rate="\#(media.frameRate.frames)/\#(media.frameRate.seconds)" fingerprint="\#(EDLValue.escapeAttribute(media.fingerprint))"/>"#
+                #"<media frames="\#(media.frameCount)" rate="\#(media.frameRate.frames)/\#(media.frameRate.seconds)" fingerprint="\#(XMLEscape.attribute(media.fingerprint, forbidden: .keep))"/>"#
             )
         }
         if let fNumber {
@@ -83,7 +83,7 @@ extension EditDecisionList {
         if !history.isEmpty {
             out.line(i1, "<history>")
             for step in history {
-                let open = #"step description="\#(EDLValue.escapeAttribute(step.description))""#
+                let open = #"step description="\#(XMLEscape.attribute(step.description, forbidden: .keep))""#
                 // `previous` is canonical EDL text; re-read its structure to write it at this depth
                 // (rules are not checked here: a step is kept whole even if it breaks one). Text
                 // that is no EDL at all leaves the step empty, which readers refuse (validate()
