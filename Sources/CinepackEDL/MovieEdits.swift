@@ -44,8 +44,10 @@ public struct MovieEdits: Sendable {
     /// Applies `change` to the current EDL as one undoable edit named `description` and stores it.
     /// With `dryRun`, nothing is written and the result is the EDL that would be stored.
     @discardableResult
-    public mutating func edit(_ description: String, dryRun: Bool = false,
-                              _ change: (inout EditDecisionList) throws(EDLCommandError) -> Void)
+    public mutating func edit(
+        _ description: String, dryRun: Bool = false,
+        _ change: (inout EditDecisionList) throws(EDLCommandError) -> Void
+    )
         throws(EDLCommandError) -> (edl: EditDecisionList, result: EDLUpdateResult?)
     {
         var next = edl

@@ -28,7 +28,8 @@ struct ApertureCommand: ParsableCommand {
         let applied = min(max(fNumber, p.minFNumber), p.maxFNumber)
         let previous = edits.edl.fNumber
         let (_, result) = try edits.edit("aperture f/\(applied)", dryRun: dryRun) { $0.fNumber = applied }
-        let clampNote = applied != fNumber ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
+        let clampNote =
+            applied != fNumber ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
         if json {
             print(
                 #"{"file":\#(JSONText.quote(file)),"f_number":\#(applied),"requested":\#(fNumber),"clamped":\#(applied != fNumber),"previous":\#(previous.map { "\($0)" } ?? "null"),"dry_run":\#(dryRun)}"#
