@@ -43,7 +43,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "CinepackTimeTests", dependencies: ["CinepackTime"]),
+        .testTarget(name: "CinepackTimeTests", dependencies: ["CinepackTime", "TestSupport"]),
         .testTarget(name: "CinepackCompressionTests", dependencies: ["CinepackCompression"]),
         .testTarget(name: "CinepackCodecTests", dependencies: ["CinepackFormat", "CinepackCompression", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import CinepackCompression
 import CinepackFormat
+import TestSupport
 import Testing
 
 /// Damaged and hostile PNGs: each defect gets its own specific error, and nothing crashes.
@@ -166,7 +167,7 @@ import Testing
             "unknown filter type 5")
 
         // Interlaced: the message names the Adam7 pass.
-        var rng = SplitMix64(seed: 4)
+        var rng = SeededGenerator(seed: 4)
         let samples = (0..<8).map { _ in (0..<8).map { _ in Int(rng.next() % 256) } }
         var data = RefPNG.imageData(
             width: 8, height: 8, samplesPerPixel: 1, depth: 8, interlaced: true,
@@ -277,7 +278,7 @@ import Testing
 
     /// A few hundred seeded mutations of valid files: each decodes or throws a PNGError, never traps.
     @Test func seededMutationsNeverCrash() throws {
-        var rng = SplitMix64(seed: 0xC1DE)
+        var rng = SeededGenerator(seed: 0xC1DE)
         let palette = RefPNG.imageData(
             width: 13, height: 9, samplesPerPixel: 1, depth: 4, interlaced: true,
             samples: (0..<9).map { y in (0..<13).map { ($0 + y) % 16 } },
@@ -310,7 +311,7 @@ import Testing
     }
 
     /// One random mutation; about half repair the CRC of the chunk they touched.
-    static func mutate(_ png: inout [UInt8], _ rng: inout SplitMix64) {
+    static func mutate(_ png: inout [UInt8], _ rng: inout SeededGenerator) {
         guard !png.isEmpty else { return }
         let position = Int(rng.next() % UInt64(png.count))
         switch rng.next() % 7 {

@@ -1,10 +1,11 @@
 import CinepackFormat
 import Foundation
+import TestSupport
 import Testing
 
 /// ffmpeg as an independent PNG implementation, both ways. Runs whenever CI=true (failing if
 /// ffmpeg is missing); elsewhere skipped when ffmpeg is not installed.
-@Suite(.enabled(if: Peer.shouldRun("ffmpeg"), Peer.skipNote("ffmpeg")))
+@Suite(.enabled(if: Peers.shouldRun("ffmpeg"), Peers.skipNote("ffmpeg")))
 struct PNGInteropTests {
     static let formats: [(layout: PixelLayout, depth: Int)] = [
         (.gray, 8), (.gray, 16), (.rgb, 8), (.rgb, 16), (.rgba, 8), (.rgba, 16), (.grayAlpha, 8), (.grayAlpha, 16),
@@ -19,15 +20,15 @@ struct PNGInteropTests {
 
     /// Runs ffmpeg, returning the bytes it wrote to `output` in a fresh temporary directory.
     static func ffmpeg(_ arguments: [String], inputs: [String: [UInt8]] = [:], output: String) throws -> [UInt8] {
-        let tool = try Peer.require("ffmpeg")
-        let dir = try Peer.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for (name, bytes) in inputs { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
-        let resolved = arguments.map { arg in
-            inputs[arg] != nil || arg == output ? dir.appendingPathComponent(arg).path : arg
+        let dir = try Paths.temporaryDirectory("PNGInterop")
+        return try withExtendedLifetime(dir) {
+            for (name, bytes) in inputs { try Data(bytes).write(to: dir.url.appendingPathComponent(name)) }
+            let resolved = arguments.map { arg in
+                inputs[arg] != nil || arg == output ? dir.file(arg) : arg
+            }
+            try Peers.run("ffmpeg", quiet + resolved)
+            return Array(try Data(contentsOf: dir.url.appendingPathComponent(output)))
         }
-        try Peer.runChecked(tool, quiet + resolved)
-        return Array(try Data(contentsOf: dir.appendingPathComponent(output)))
     }
 
     /// ffmpeg's decode of a PNG file as rawvideo in `pixFmt`.
@@ -113,7 +114,7 @@ struct PNGInteropTests {
     /// decoder and ours must agree.
     @Test(arguments: [false, true])
     func handBuiltFilesAgreeWithFFmpeg(interlaced: Bool) throws {
-        var rng = SplitMix64(seed: interlaced ? 7 : 8)
+        var rng = SeededGenerator(seed: interlaced ? 7 : 8)
         let width = 27, height = 19
         let cases: [(colorType: Int, depth: Int, pixFmt: String)] = [
             (0, 1, "gray"), (0, 2, "gray"), (0, 4, "gray"), (0, 8, "gray"), (0, 16, "gray16be"),

@@ -1,26 +1,13 @@
 import CinepackCompression
 import CinepackFormat
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, seedable, identical on every platform, so failures
-/// reproduce exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Test images: a mix of smooth ramps (which the predictive filters turn into small residuals),
 /// flat areas and noise, so every filter type gets exercised with non-trivial data.
 enum TestImages {
     static func sampleValue(
         x: Int, y: Int, c: Int, width: Int, height: Int, maxValue: Int,
-        rng: inout SplitMix64
+        rng: inout SeededGenerator
     ) -> Int {
         let region = (x * 3 / max(width, 1) + y * 2 / max(height, 1)) % 3
         switch region {
@@ -31,7 +18,7 @@ enum TestImages {
     }
 
     static func make(width: Int, height: Int, layout: PixelLayout, bitDepth: Int, seed: UInt64) throws -> PixelImage {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let maxValue = bitDepth == 8 ? 255 : 65535
         var values: [Int] = []
         values.reserveCapacity(width * height * layout.channels)
