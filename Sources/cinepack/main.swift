@@ -13,7 +13,7 @@ struct CinepackCommand: ParsableCommand {
         version: CinepackVersion.string,
         subcommands: [
             InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
-            ApertureCommand.self, UndoCommand.self,
+            ApertureCommand.self, UndoCommand.self, DecisionsCommand.self, FocusCommand.self, UnfocusCommand.self, PlotCommand.self,
         ]
     )
 }
