@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CinepackFormat", targets: ["CinepackFormat"]),
         .library(name: "CinepackEDL", targets: ["CinepackEDL"]),
         .library(name: "CinepackEditor", targets: ["CinepackEditor"]),
+        .library(name: "CinepackRender", targets: ["CinepackRender"]),
         .executable(name: "cinepack", targets: ["cinepack"]),
     ],
     dependencies: [
@@ -33,9 +34,10 @@ let package = Package(
         .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
         .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),
         .target(name: "CinepackEditor", dependencies: ["CinepackEDL"]),
+        .target(name: "CinepackRender", dependencies: ["CinepackEditor"]),
         .target(
             name: "Cinepack",
-            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL", "CinepackEditor"]),
+            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL", "CinepackEditor", "CinepackRender"]),
         .executableTarget(
             name: "cinepack",
             dependencies: [
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "CinepackFormatTests", dependencies: ["CinepackFormat", "TestSupport"]),
         .testTarget(name: "CinepackEDLTests", dependencies: ["CinepackEDL", "TestSupport"]),
         .testTarget(name: "CinepackEditorTests", dependencies: ["CinepackEditor", "TestSupport"]),
+        .testTarget(name: "CinepackRenderTests", dependencies: ["CinepackRender", "TestSupport"]),
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),

@@ -4,4 +4,5 @@
 @_exported import CinepackEDL
 @_exported import CinepackEditor
 @_exported import CinepackFormat
+@_exported import CinepackRender
 @_exported import CinepackTime

@@ -1,0 +1,87 @@
+import CinepackFormat
+
+/// An RGB picture in linear light, 32-bit float per channel, interleaved (r, g, b), row-major.
+/// The renderer works in linear light so highlights keep their energy (DESIGN §5).
+public struct LinearImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width × height × 3` values.
+    public var values: [Float]
+
+    public init(width: Int, height: Int, values: [Float]) {
+        precondition(values.count == width * height * 3, "a linear image needs width × height × 3 values")
+        self.width = width
+        self.height = height
+        self.values = values
+    }
+
+    public init(width: Int, height: Int, fill: Float = 0) {
+        self.init(width: width, height: height, values: [Float](repeating: fill, count: width * height * 3))
+    }
+
+    @inline(__always) public func pixel(_ x: Int, _ y: Int) -> SIMD3<Float> {
+        let i = (y * width + x) * 3
+        return SIMD3(values[i], values[i + 1], values[i + 2])
+    }
+
+    @inline(__always) public mutating func setPixel(_ x: Int, _ y: Int, _ v: SIMD3<Float>) {
+        let i = (y * width + x) * 3
+        values[i] = v.x
+        values[i + 1] = v.y
+        values[i + 2] = v.z
+    }
+}
+
+/// The sRGB transfer function (IEC 61966-2-1), both ways, with a 256-entry table for 8-bit input.
+public enum SRGB {
+    public static func toLinear(_ v: Float) -> Float {
+        v <= 0.04045 ? v / 12.92 : _pow((v + 0.055) / 1.055, 2.4)
+    }
+
+    public static func fromLinear(_ v: Float) -> Float {
+        let c = min(max(v, 0), 1)
+        return c <= 0.003_130_8 ? c * 12.92 : 1.055 * _pow(c, 1 / 2.4) - 0.055
+    }
+
+    static let table8: [Float] = (0..<256).map { toLinear(Float($0) / 255) }
+
+    /// An 8- or 16-bit RGB/RGBA picture (alpha ignored) in linear light.
+    public static func linear(_ picture: PixelImage) -> LinearImage {
+        var out = [Float](repeating: 0, count: picture.width * picture.height * 3)
+        let channels = picture.channels
+        let grey = channels < 3
+        switch picture.storage {
+        case .uint8(let s):
+            for p in 0..<(picture.width * picture.height) {
+                for c in 0..<3 { out[p * 3 + c] = table8[Int(s[p * channels + (grey ? 0 : c)])] }
+            }
+        case .uint16(let s):
+            for p in 0..<(picture.width * picture.height) {
+                for c in 0..<3 { out[p * 3 + c] = toLinear(Float(s[p * channels + (grey ? 0 : c)]) / 65535) }
+            }
+        }
+        return LinearImage(width: picture.width, height: picture.height, values: out)
+    }
+
+    /// Back to an 8-bit sRGB picture, rounded to nearest.
+    public static func picture(_ image: LinearImage) -> PixelImage {
+        var out = [UInt8](repeating: 0, count: image.values.count)
+        for i in 0..<image.values.count { out[i] = UInt8((fromLinear(image.values[i]) * 255).rounded()) }
+        // Sizes always match, so this cannot fail.
+        return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
+    }
+}
+
+@inline(__always) func _pow(_ a: Float, _ b: Float) -> Float {
+    #if canImport(Glibc)
+        return Glibc.powf(a, b)
+    #else
+        return Darwin.powf(a, b)
+    #endif
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
