@@ -45,6 +45,9 @@ public struct CinematicWriterConfiguration: Sendable {
     /// Size and quantization of the disparity maps; nil for a movie without depth.
     public var disparity: (width: Int, height: Int, quantization: DisparityQuantization)?
     public var writesMetadata: Bool
+    /// False writes a plain movie (a rendered export): no `cnpk` brand, no movie parameters, no EDL
+    /// slots, so it cannot be mistaken for a refocusable file.
+    public var isCinematic = true
     public var parameters: CinematicParameters
     public var audio: CarriedTrack?
     /// zlib level for PNG samples (1 fastest … 9 smallest).
@@ -131,7 +134,8 @@ public final class CinematicWriter {
         }
         do {
             file = try AtomicFileWriter(path: path)
-            let ftyp = FileTypeBox(majorBrand: "qt  ", minorVersion: 0x2025_0100, compatibleBrands: ["qt  ", "cnpk"])
+            let brands: [FourCC] = configuration.isCinematic ? ["qt  ", "cnpk"] : ["qt  "]
+            let ftyp = FileTypeBox(majorBrand: "qt  ", minorVersion: 0x2025_0100, compatibleBrands: brands)
             try file.write(ftyp.serialized())
             // `wide` reserves the 8 bytes a 64-bit mdat header needs (QTFF).
             try file.write([0, 0, 0, 8] + FourCC(stringLiteral: "wide").bytes)
@@ -449,9 +453,11 @@ public final class CinematicWriter {
         w.box("moov") { w in
             w.bytes(MovieHeaderBox(timescale: movieTimescale, duration: duration, nextTrackID: nextID).serialized())
             traks.forEach { w.bytes($0) }
-            w.bytes(MovieParametersBox.serialized(configuration.parameters))
-            // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
-            w.box("udta") { $0.bytes(EDLSlots.emptyContainer()) }
+            if configuration.isCinematic {
+                w.bytes(MovieParametersBox.serialized(configuration.parameters))
+                // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
+                w.box("udta") { $0.bytes(EDLSlots.emptyContainer()) }
+            }
         }
         return w.bytes
     }

@@ -1,0 +1,337 @@
+import CinepackFormat
+
+/// Scratch plane numbers of the full-resolution (level 0) gathers: far group (colour, alpha,
+/// radius, 1 / area; also the fill group) and near group (colour, alpha, radius, share / area).
+private enum FullPlane {
+    static let far = 0
+    static let near = 6
+    static let count = 12
+}
+
+/// Which gather result of a level to read.
+private enum Field {
+    case far, fill
+}
+
+extension BokehEngine {
+    /// Full resolution, tile by tile: the level-0 gathers where small blur circles need them, the
+    /// coarse levels upsampled, near composited over far. Tiles with no blur and no near field
+    /// reaching them are copied through unchanged.
+    func composite() -> LinearImage {
+        let count = width * height * 3
+        let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = Shared(buffer.baseAddress!)
+            parallelFor(tilesY, threads: threads) { ty in self.compositeTileRow(ty, out: out.p) }
+            initialized = count
+        }
+        return LinearImage(width: width, height: height, values: values)
+    }
+
+    private func compositeTileRow(_ ty: Int, out: UnsafeMutablePointer<Float>) {
+        let W = width
+        let H = height
+        // Full-resolution taps reach a pixel beyond the radius (the fine edge profile).
+        let r0 = Int(schedule.r0.rounded(.up)) + 1
+        let pad = r0 + 1
+        let top0 = schedule.top(0)
+        let scratch = Planes(width: Tile.pixels, height: Tile.pixels, pad: pad, count: FullPlane.count)
+        let f = (0..<FullPlane.count).map { scratch.origin($0) }
+        let nearGroupMax = zeroed(Float.self, (Tile.pixels + 2 * pad) * 2)
+        defer { release(nearGroupMax) }
+        // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
+        // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
+        let segmentSize = 4 * Tile.pixels + 8
+        let segments = zeroed(Float.self, max(1, levels.count) * 3 * segmentSize)
+        defer { release(segments) }
+        @inline(__always) func segment(_ level: Int, _ field: Int) -> UnsafeMutablePointer<Float> {
+            segments + (level * 3 + field) * segmentSize
+        }
+        let levelCount = levels.count
+        let fineArea = DiskArea.fine
+        // Horizontal rows of the separable upsampling: per (level, field) read in a tile, up to
+        // Tile.pixels / 2 + 2 coarse rows of four SoA channels.
+        let horizontalSize = (Tile.pixels / 2 + 2) * 4 * Tile.pixels
+        let horizontal = zeroed(Float.self, max(1, levels.count * 3) * horizontalSize + 8)
+        defer { release(horizontal) }
+        var entry = [(Int, Int, Int)](repeating: (0, 0, 0), count: max(1, levels.count * 3))
+        let schedule = self.schedule
+        /// Σ weight(level) · N / D over the levels of `range` (and level 0 from `full`), weights
+        /// renormalised over the levels with data; `fallback` where none has.
+        @inline(__always) func blend(
+            _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, field: Int, offset: Int,
+            fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+            var sumR = SIMD8<Float>()
+            var sumG = SIMD8<Float>()
+            var sumB = SIMD8<Float>()
+            var total = SIMD8<Float>()
+            // Share moved into level ≥ ℓ: 1 for ℓ = 0, a ramp over the top quarter of level ℓ − 1.
+            @inline(__always) func ramp(_ l: Int) -> SIMD8<Float> {
+                if l == 0 { return SIMD8(repeating: 1) }
+                if l > levelCount { return SIMD8() }
+                let t = schedule.top(l - 1)
+                return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
+            }
+            // A level's confidence grows with its gathered weight D (about 1 for a covered
+            // disk), so a level that just starts to see data does not take over at once.
+            @inline(__always) func add(_ w: SIMD8<Float>, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, _ d: SIMD8<Float>) {
+                let confident = w * vsaturate(d * 20)
+                let k = confident / vmax(d, SIMD8(repeating: 1e-30))
+                sumR += k * r
+                sumG += k * g
+                sumB += k * b
+                total += confident
+            }
+            var upper = ramp(1)
+            add(1 - upper, full.r, full.g, full.b, full.a)
+            for l in range {
+                let next = ramp(l + 1)
+                let q = segment(l - 1, field) + offset
+                add(upper - next, load8(q), load8(q + Tile.pixels), load8(q + 2 * Tile.pixels), load8(q + 3 * Tile.pixels))
+                upper = next
+            }
+            // Renormalised over the confident levels; the fallback fades in as confidence vanishes.
+            let trust = vsaturate(total * 4)
+            let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
+            return (
+                sumR * inv + (1 - trust) * fallback.0, sumG * inv + (1 - trust) * fallback.1, sumB * inv + (1 - trust) * fallback.2
+            )
+        }
+        let y0t = ty * Tile.pixels
+        let y1t = min(H, y0t + Tile.pixels)
+
+        for tx in 0..<tilesX {
+            let x0t = tx * Tile.pixels
+            let x1t = min(W, x0t + Tile.pixels)
+            let stats = tiles[ty * tilesX + tx]
+            // Near samples small enough for level 0 in this tile or a neighbour.
+            var near0 = false
+            for y in max(0, ty - 1)...min(tilesY - 1, ty + 1) {
+                for x in max(0, tx - 1)...min(tilesX - 1, tx + 1) where tiles[y * tilesX + x].minNear < top0 { near0 = true }
+            }
+            // Coarse levels whose near field reaches this tile.
+            var spill: UInt32 = 0
+            for (i, level) in levels.enumerated() {
+                let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
+                let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
+                let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
+                let c1y = min(level.height - 1, Int(Float(y1t - 1) / level.cell) + 1) / Tile.cells
+                var on = false
+                for y in c0y...c1y { for x in c0x...c1x where level.nearTiles[y * level.tilesX + x] != 0 { on = true } }
+                if on { spill |= 1 << UInt32(i) }
+            }
+            if !stats.hasWork && !near0 && spill == 0 {
+                for y in y0t..<y1t {
+                    let p = (y * W + x0t) * 3
+                    (out + p).update(from: picture + p, count: (x1t - x0t) * 3)
+                }
+                continue
+            }
+
+            // Level-0 scratch around the tile.
+            let needFull = stats.minFar < top0 || stats.minNear < top0 || near0
+            if needFull {
+                scratch.base.update(repeating: 0, count: scratch.planeSize * FullPlane.count)
+                nearGroupMax.update(repeating: 0, count: (Tile.pixels + 2 * pad) * 2)
+                // Beyond the frame the picture repeats its edge (as the reference assumes).
+                for sy in -pad..<(Tile.pixels + pad) {
+                    let y = min(max(y0t + sy, 0), H - 1)
+                    for sx in -pad..<(Tile.pixels + pad) {
+                        let x = min(max(x0t + sx, 0), W - 1)
+                        let p = y * W + x
+                        let r = radius.signed(disparity[p])
+                        let c = fineRadius(abs(r))
+                        let mn = nearMembership(r)
+                        let mf = 1 - mn
+                        let q = scratch.index(sx, sy)
+                        let ia = DiskArea.inverse(c, fineArea)
+                        f[FullPlane.far][q] = mf * picture[p * 3]
+                        f[FullPlane.far + 1][q] = mf * picture[p * 3 + 1]
+                        f[FullPlane.far + 2][q] = mf * picture[p * 3 + 2]
+                        f[FullPlane.far + 3][q] = mf
+                        f[FullPlane.far + 4][q] = c
+                        f[FullPlane.far + 5][q] = ia
+                        if mn > 0 {
+                            let share = schedule.weight(abs(r), level: 0)
+                            if share > 0 {
+                                let m = mn * share
+                                f[FullPlane.near][q] = m * picture[p * 3]
+                                f[FullPlane.near + 1][q] = m * picture[p * 3 + 1]
+                                f[FullPlane.near + 2][q] = m * picture[p * 3 + 2]
+                                f[FullPlane.near + 3][q] = m
+                                f[FullPlane.near + 4][q] = c
+                                f[FullPlane.near + 5][q] = ia
+                                let g = (sy + pad) * 2 + min(1, max(0, sx / 8))
+                                nearGroupMax[g] = max(nearGroupMax[g], c + 0.5)
+                            }
+                        }
+                    }
+                }
+            }
+
+            // Coarse levels each field reads in this tile.
+            let farLevels = levelRange(stats.minFar, stats.maxFar)
+            let fillLevels = levelRange(max(stats.minNear, 0.5), max(stats.maxNear, 0.5), present: stats.maxNear >= 0)
+            let span = x1t - x0t
+            // Horizontal pass of the separable upsampling: every coarse row under the tile,
+            // interpolated to the tile's columns (SoA), for each level and field read here.
+            var entries = 0
+            for i in 0..<levels.count {
+                let wanted: [Bool] = [farLevels.contains(i + 1), fillLevels.contains(i + 1), spill & (1 << UInt32(i)) != 0]
+                for field in 0..<3 where wanted[field] {
+                    let level = levels[i]
+                    let first = BokehLevel.position(y0t, cell: level.cell, count: level.height).0
+                    let last = min(level.height - 1, BokehLevel.position(y1t - 1, cell: level.cell, count: level.height).0 + 1)
+                    let quads = field == 0 ? level.farOut : (field == 1 ? level.fillOut : level.nearOut)
+                    let rows = horizontal + entries * horizontalSize
+                    for j in first...last {
+                        level.interpolateRow(quads, row: j, x0: x0t, count: x1t - x0t, into: rows + (j - first) * 4 * Tile.pixels)
+                    }
+                    entry[entries] = (i, field, first)
+                    entries += 1
+                }
+            }
+            for y in y0t..<y1t {
+                // Vertical pass: this row of every level and field read here, into the segments.
+                for e in 0..<entries {
+                    let (i, field, first) = entry[e]
+                    let level = levels[i]
+                    let (j, fy) = BokehLevel.position(y, cell: level.cell, count: level.height)
+                    let top = horizontal + e * horizontalSize + (j - first) * 4 * Tile.pixels
+                    let bottom = fy > 0 ? top + 4 * Tile.pixels : top
+                    let target = segment(i, field)
+                    let f = SIMD8<Float>(repeating: fy)
+                    for o in Swift.stride(from: 0, to: 4 * Tile.pixels, by: 8) {
+                        let t = load8(top + o)
+                        store8(target + o, t + f * (load8(bottom + o) - t))
+                    }
+                }
+                let sy = y - y0t
+                var x0 = x0t
+                while x0 < x1t {
+                    let n = min(8, x1t - x0)
+                    var d = SIMD8<Float>(repeating: radius.focus)
+                    var red = SIMD8<Float>()
+                    var green = SIMD8<Float>()
+                    var blue = SIMD8<Float>()
+                    let p0 = y * W + x0
+                    if n == 8 {
+                        d = load8(UnsafeMutablePointer(mutating: disparity + p0))
+                        red = strided(picture + 3 * p0)
+                        green = strided(picture + 3 * p0 + 1)
+                        blue = strided(picture + 3 * p0 + 2)
+                    } else {
+                        for k in 0..<n {
+                            d[k] = disparity[p0 + k]
+                            red[k] = picture[(p0 + k) * 3]
+                            green[k] = picture[(p0 + k) * 3 + 1]
+                            blue[k] = picture[(p0 + k) * 3 + 2]
+                        }
+                    }
+                    let r = radius.signed(d)
+                    let a = vabs(r)
+                    let mn = vsaturate((-r - 0.25) * 2)
+                    let mf = 1 - mn
+                    let half = SIMD8<Float>(repeating: 0.5)
+                    let rhoFill = vmax(a, half)
+                    // Level-0 consumers: near pixels' fill, far pixels with blur, radius under top(0).
+                    let fillLane = vpositive(-0.25 - r) * vpositive(top0 - rhoFill)
+                    let farLane = vpositive(r + 0.75) * vpositive(a - BokehSchedule.passThrough) * vpositive(top0 - a)
+                    let rhoFill0 = fillLane * fineRadius(rhoFill)
+                    let rhoFar = farLane * fineRadius(a)
+                    let topFill: Float = any(fillLane .> 0) ? hmax(rhoFill0) + 0.5 : -1
+                    let topFar: Float = any(farLane .> 0) ? hmax(rhoFar) + 0.5 : -1
+                    var far0 = Accum8()
+                    var fill0 = Accum8()
+                    var front = Accum8()
+                    if needFull {
+                        let idx = scratch.index(x0 - x0t, sy)
+                        let base = scratch.origin(0)
+                        if topFar >= 0 {
+                            let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
+                            far0 = withTaps(Int(topFar.rounded(.up))) {
+                                gatherFar(
+                                    base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
+                                    inverseArea: ia,
+                                    profile: .fine)
+                            }
+                        }
+                        if topFill >= 0 {
+                            let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
+                            fill0 = withTaps(Int(topFill.rounded(.up))) {
+                                gatherFill(
+                                    base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
+                                    inverseArea: ia, profile: .fine)
+                            }
+                        }
+                        var reach: Float = 0
+                        for yy in (sy + pad - r0)...(sy + pad + r0) {
+                            reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
+                        }
+                        if reach > 0 {
+                            front = withTaps(Int(reach.rounded(.up))) {
+                                gatherNear(
+                                    base + FullPlane.near * scratch.planeSize + idx, planeSize: scratch.planeSize, stride: scratch.stride,
+                                    taps: $0, profile: .fine)
+                            }
+                        }
+                    }
+                    let offset = x0 - x0t
+                    var behindR = SIMD8<Float>()
+                    var behindG = SIMD8<Float>()
+                    var behindB = SIMD8<Float>()
+                    if stats.maxFar >= 0 {
+                        // Far colour: the normalised gathers of the pixel's level(s); blur circles
+                        // under a pixel across keep the picture exactly.
+                        let v = blend(farLevels, rho: a, full: far0, field: 0, offset: offset, fallback: (red, green, blue))
+                        let keep = 1 - vpositive(a - BokehSchedule.passThrough)
+                        behindR = mf * (keep * red + (1 - keep) * v.0)
+                        behindG = mf * (keep * green + (1 - keep) * v.1)
+                        behindB = mf * (keep * blue + (1 - keep) * v.2)
+                    } else {
+                        behindR = mf * red
+                        behindG = mf * green
+                        behindB = mf * blue
+                    }
+                    if stats.maxNear >= 0 {
+                        let v = blend(fillLevels, rho: rhoFill, full: fill0, field: 1, offset: offset, fallback: (red, green, blue))
+                        behindR += mn * v.0
+                        behindG += mn * v.1
+                        behindB += mn * v.2
+                    }
+                    if spill != 0 {
+                        for i in 0..<levels.count where spill & (1 << UInt32(i)) != 0 {
+                            let q = segment(i, 2) + offset
+                            front.r += load8(q)
+                            front.g += load8(q + Tile.pixels)
+                            front.b += load8(q + 2 * Tile.pixels)
+                            front.a += load8(q + 3 * Tile.pixels)
+                        }
+                    }
+                    // Near over far: premultiplied front, its coverage as alpha (normalised when
+                    // overlapping near samples sum above one).
+                    let scale = 1 / vmax(front.a, SIMD8(repeating: 1))
+                    let through = vmax(SIMD8(), 1 - front.a)
+                    let outR = front.r * scale + through * behindR
+                    let outG = front.g * scale + through * behindG
+                    let outB = front.b * scale + through * behindB
+                    for k in 0..<n {
+                        let p = (y * W + x0 + k) * 3
+                        out[p] = outR[k]
+                        out[p + 1] = outG[k]
+                        out[p + 2] = outB[k]
+                    }
+                    x0 += 8
+                }
+            }
+        }
+    }
+
+    /// The coarse levels (1-based) radii in `low ... high` read.
+    func levelRange(_ low: Float, _ high: Float, present: Bool = true) -> Range<Int> {
+        guard present, high >= low, high > 0 else { return 1..<1 }
+        let first = max(1, schedule.split(low).level)
+        let (last, t) = schedule.split(high)
+        return first..<max(first, (t > 0 ? last + 1 : last) + 1)
+    }
+}

@@ -1,0 +1,234 @@
+// The gathers, eight horizontally adjacent cells at a time (SIMD8 over structure-of-arrays planes),
+// over fixed dense disk taps. Plane groups: far and near groups are six consecutive planes
+// (premultiplied r, g, b, alpha, radius in cells, 1 / disk area); the fill group is four
+// (r, g, b, alpha).
+
+@inline(__always) func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always) func store8(_ p: UnsafeMutablePointer<Float>, _ v: SIMD8<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}
+
+@inline(__always) func saturate(_ v: SIMD8<Float>) -> SIMD8<Float> { vsaturate(v) }
+
+/// Sums of weight × colour and weight × alpha for eight cells.
+struct Accum8 {
+    var r = SIMD8<Float>.zero
+    var g = SIMD8<Float>.zero
+    var b = SIMD8<Float>.zero
+    var a = SIMD8<Float>.zero
+
+    @inline(__always) func lane(_ k: Int) -> SIMD4<Float> { SIMD4(r[k], g[k], b[k], a[k]) }
+}
+
+/// Far field, scatter as gather: a sample at distance `d` reaches a pixel of radius `rho` when
+/// `d < min(sample radius, rho) + 0.5` (soft one-cell edge), with weight coverage / area of that
+/// smaller disk. A sharper (nearer) sample therefore never spreads beyond its own blur, and a
+/// blurrier (farther) one never beyond the pixel's.
+@inline(__always)
+func gatherFar(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q + 4 * ps)
+        let ia = load8(q + 5 * ps)
+        let e = vmin(c, rho)
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            w = fineWeight(e, ring: t.ring, profile: coverage(e + t.half), inverseArea: vmax(ia, inverseArea))
+        } else {
+            w = coverage(e + t.half) * vmax(ia, inverseArea)
+        }
+        acc.r += w * load8(q)
+        acc.g += w * load8(q + ps)
+        acc.b += w * load8(q + 2 * ps)
+        acc.a += w * load8(q + 3 * ps)
+    }
+    return acc
+}
+
+/// Near field: every sample spreads over its own disk, weight coverage × (level share / area).
+@inline(__always)
+func gatherNear(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q + 4 * ps)
+        let ia = load8(q + 5 * ps)
+        let w = coverage == .fine ? fineWeight(c, ring: t.ring, profile: coverage(c + t.half), inverseArea: ia) : coverage(c + t.half) * ia
+        acc.r += w * load8(q)
+        acc.g += w * load8(q + ps)
+        acc.b += w * load8(q + 2 * ps)
+        acc.a += w * load8(q + 3 * ps)
+    }
+    return acc
+}
+
+/// The fill behind a blurred foreground: a plain soft-disk average of the far samples around,
+/// weights coverage / area (so a fully covered disk sums to one).
+@inline(__always)
+func gatherFill(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let w =
+            coverage == .fine
+            ? fineWeight(rho, ring: t.ring, profile: coverage(rho + t.half), inverseArea: inverseArea)
+            : coverage(rho + t.half) * inverseArea
+        acc.r += w * load8(q)
+        acc.g += w * load8(q + ps)
+        acc.b += w * load8(q + 2 * ps)
+        acc.a += w * load8(q + 3 * ps)
+    }
+    return acc
+}
+
+/// Runs `body` with the taps of a disk of integer radius `r` (clamped to the table).
+@inline(__always) func withTaps<R>(_ r: Int, _ body: (UnsafeBufferPointer<DiskTaps.Tap>) -> R) -> R {
+    DiskTaps.table[min(max(r, 0), DiskTaps.maxRadius)].withUnsafeBufferPointer(body)
+}
+
+extension BokehEngine {
+    /// The far, fill and near gathers of one coarse level, on the active tiles and their
+    /// neighbours, where its pixels need them.
+    func gather(_ level: BokehLevel) {
+        let w = level.width
+        let h = level.height
+        let l = level.level
+        let cell = level.cell
+        let lo = schedule.low(l) / cell
+        let hi = schedule.top(l) / cell
+        let planes = level.planes
+        let mask = Shared(level.mask)
+        let farBit: UInt32 = 1 << UInt32(l)
+        let fillBit: UInt32 = 1 << (MaskBit.fillShift + UInt32(l))
+        let tw = level.tilesX
+        let th = level.tilesY
+        let area = self.area
+
+        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours.
+        let tileMax = zeroed(Float.self, tw * th)
+        defer { release(tileMax) }
+        let tileMaxShared = Shared(tileMax)
+        parallelFor(th, threads: threads) { ty in
+            let o = LevelPointers(planes)
+            for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
+                var m: Float = 0
+                for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                    for x in (tx * Tile.cells)..<min(w, tx * Tile.cells + Tile.cells) {
+                        let q = planes.index(x, y)
+                        if o.nearI[q] > 0 { m = max(m, o.nearC[q]) }
+                    }
+                }
+                tileMaxShared.p[ty * tw + tx] = m
+            }
+        }
+
+        let farOut = Shared(level.farOut.p)
+        let fillOut = Shared(level.fillOut.p)
+        let nearOut = Shared(level.nearOut.p)
+        let nearTiles = Shared(level.nearTiles)
+        let ps = planes.planeSize
+        let stride = planes.stride
+        let maxTap = planes.pad - 1
+        parallelFor(th, threads: threads) { ty in
+            let o = LevelPointers(planes)
+            for tx in 0..<tw {
+                // Touched: the tile or a neighbour is active.
+                var touched = false
+                var reach: Float = 0
+                for y in max(0, ty - 1)...min(th - 1, ty + 1) {
+                    for x in max(0, tx - 1)...min(tw - 1, tx + 1) {
+                        if level.active[y * tw + x] != 0 { touched = true }
+                        reach = max(reach, tileMaxShared.p[y * tw + x])
+                    }
+                }
+                guard touched else { continue }
+                let x0 = tx * Tile.cells
+                let n = min(8, w - x0)
+                var anyNear = false
+                for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                    let idx = planes.index(x0, y)
+                    // Far / fill cells: a pixel of this level below the cell or a neighbour (the
+                    // bilinear upsampling reads the neighbours).
+                    var rhoF = SIMD8<Float>(repeating: lo)
+                    var rhoN = SIMD8<Float>(repeating: lo)
+                    var topF: Float = -1
+                    var topN: Float = -1
+                    var rows: (UInt32, UInt32, UInt32) = (0, 0, 0)
+                    for k in -1...n {
+                        let x = x0 + k
+                        guard x >= 0, x < w else { continue }
+                        if y > 0 { rows.0 |= mask.p[(y - 1) * w + x] }
+                        rows.1 |= mask.p[y * w + x]
+                        if y + 1 < h { rows.2 |= mask.p[(y + 1) * w + x] }
+                    }
+                    if (rows.0 | rows.1 | rows.2) & (farBit | fillBit) != 0 {
+                        @inline(__always) func dilated(_ k: Int) -> UInt32 {
+                            guard k < n else { return 0 }
+                            var m: UInt32 = 0
+                            for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                                for xx in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m |= mask.p[yy * w + xx] }
+                            }
+                            return m
+                        }
+                        let m = (dilated(0), dilated(1), dilated(2), dilated(3), dilated(4), dilated(5), dilated(6), dilated(7))
+                        @inline(__always) func flags(_ bit: UInt32) -> SIMD8<Float> {
+                            SIMD8(
+                                m.0 & bit != 0 ? 1 : 0, m.1 & bit != 0 ? 1 : 0, m.2 & bit != 0 ? 1 : 0, m.3 & bit != 0 ? 1 : 0,
+                                m.4 & bit != 0 ? 1 : 0, m.5 & bit != 0 ? 1 : 0, m.6 & bit != 0 ? 1 : 0, m.7 & bit != 0 ? 1 : 0)
+                        }
+                        let low = SIMD8<Float>(repeating: lo)
+                        let high = SIMD8<Float>(repeating: hi)
+                        let far = flags(farBit)
+                        if any(far .> 0) {
+                            rhoF = low + far * (vmin(vmax(load8(o.maxFar + idx) * (1 / cell), low), high) - low)
+                            topF = hmax(rhoF * far)
+                        }
+                        let fill = flags(fillBit)
+                        if any(fill .> 0) {
+                            rhoN = low + fill * (vmin(vmax(load8(o.maxNear + idx) * (1 / cell), low), high) - low)
+                            topN = hmax(rhoN * fill)
+                        }
+                    }
+                    if topF >= 0 {
+                        let ia = map8(rhoF) { DiskArea.inverse($0, area) }
+                        let acc = withTaps(min(Int(topF.rounded(.up)), maxTap)) {
+                            gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
+                        }
+                        for k in 0..<n { farOut.p[y * w + x0 + k] = acc.lane(k) }
+                    }
+                    if topN >= 0 {
+                        let ia = map8(rhoN) { DiskArea.inverse($0, area) }
+                        let acc = withTaps(min(Int(topN.rounded(.up)), maxTap)) {
+                            gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
+                        }
+                        for k in 0..<n { fillOut.p[y * w + x0 + k] = acc.lane(k) }
+                    }
+                    if reach > 0 {
+                        let acc = withTaps(min(Int(reach.rounded(.up)), maxTap)) {
+                            gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
+                        }
+                        for k in 0..<n {
+                            let v = acc.lane(k)
+                            nearOut.p[y * w + x0 + k] = v
+                            if v.w > 0 { anyNear = true }
+                        }
+                    }
+                }
+                if anyNear { nearTiles.p[ty * tw + tx] = 1 }
+            }
+        }
+    }
+}

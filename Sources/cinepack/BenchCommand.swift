@@ -1,0 +1,106 @@
+import ArgumentParser
+import Cinepack
+import Dispatch
+import Foundation
+
+/// `cinepack bench render`: the renderer's speed against ffmpeg's gblur on the same frames.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks (speed and memory, measured against a peer in the same run).",
+        subcommands: [RenderBench.self])
+
+    struct RenderBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "render",
+            abstract: "Frames per second of the bokeh renderer against ffmpeg gblur=sigma=8 on the same frames.",
+            discussion: """
+                Renders demo-scene frames (subjects at several depths, focus on the nearest person, f/2, 26 mm) at \
+                each size and quality, after one warm-up frame, and times ffmpeg's gblur=sigma=8 on the same \
+                frames piped as raw RGB (ffmpeg's own start-up is measured once and subtracted). Reports the \
+                median per-frame time, the ratio to gblur, and the process's peak memory.
+                Example: cinepack bench render --frames 10
+                """)
+
+        @Option(help: "Frames per measurement.") var frames: Int = 8
+        @Option(help: "Sizes to measure, e.g. 1280x720,1920x1080.") var sizes: String = "1280x720,1920x1080"
+        @Flag(help: "Print the results as JSON.") var json = false
+
+        func run() throws {
+            var rows: [InspectValue] = []
+            for size in sizes.split(separator: ",") {
+                let parts = size.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2 else { throw ValidationError("--sizes: \(size) is not WIDTHxHEIGHT") }
+                let scene = try DemoScene(options: .init(width: parts[0], height: parts[1], seconds: max(1, Double(frames) / 30 + 0.2)))
+                let inputs = (0..<frames).map { scene.frame($0) }
+                let peer = try gblurMilliseconds(inputs.map(\.picture))
+                for quality in RenderQuality.allCases {
+                    let renderer = BokehRenderer(quality: quality)
+                    let lens = LensModel(focalLength35mm: 26, fNumber: 2, width: parts[0])
+                    var times: [Double] = []
+                    for (i, frame) in ([inputs[0]] + inputs).enumerated() {
+                        let picture = SRGB.linear(frame.picture)
+                        let map = DisparityMap(width: frame.disparityWidth, height: frame.disparityHeight, values: frame.disparity)
+                        let focus = frame.metadata.focus?.focusDisparity ?? 0.5
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        _ = renderer.render(picture: picture, disparity: map, focusDisparity: focus.isFinite ? focus : 0.5, lens: lens)
+                        if i > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+                    }
+                    let ms = times.sorted()[times.count / 2]
+                    let ratio = ms / peer
+                    rows.append(
+                        .object([
+                            ("size", .string(String(size))), ("quality", .string(quality.rawValue)), ("ms_per_frame", .double(ms)),
+                            ("fps", .double(1000 / ms)), ("gblur_ms_per_frame", .double(peer)), ("ratio_to_gblur", .double(ratio)),
+                        ]))
+                    if !json {
+                        print(
+                            String(
+                                format: "%@ %@: %.1f ms/frame (%.1f fps); ffmpeg gblur %.1f ms/frame; ratio %.2f×", String(size),
+                                quality.rawValue, ms, 1000 / ms, peer, ratio))
+                    }
+                }
+            }
+            var usage = rusage()
+            #if os(Linux)
+                getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            #else
+                getrusage(RUSAGE_SELF, &usage)
+            #endif
+            let peakMiB = Double(usage.ru_maxrss) / 1024
+            if json {
+                print(JSONText.encode(.object([("results", .list(rows)), ("peak_memory_mib", .double(peakMiB))]), pretty: true))
+            } else {
+                print(String(format: "peak memory %.0f MiB", peakMiB))
+            }
+        }
+
+        /// Median-free total: ffmpeg's wall time for N frames minus its time for one, per frame.
+        func gblurMilliseconds(_ pictures: [PixelImage]) throws -> Double {
+            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            func time(_ count: Int) throws -> Double {
+                let process = Process()
+                let pipe = Pipe()
+                let w = pictures[0].width, h = pictures[0].height
+                process.executableURL = URL(fileURLWithPath: ffmpeg)
+                process.arguments = [
+                    "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(w)x\(h)", "-i", "-", "-vf", "gblur=sigma=8", "-f",
+                    "null", "-",
+                ]
+                process.standardInput = pipe
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let start = DispatchTime.now().uptimeNanoseconds
+                try process.run()
+                for i in 0..<count { try pipe.fileHandleForWriting.write(contentsOf: Data(pictures[i % pictures.count].samples8 ?? [])) }
+                try pipe.fileHandleForWriting.close()
+                process.waitUntilExit()
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }
+            let n = max(pictures.count * 4, 16)
+            let one = (0..<3).map { _ in (try? time(1)) ?? 0 }.sorted()[1]
+            let many = (0..<3).map { _ in (try? time(n)) ?? 0 }.sorted()[1]
+            return max(0.001, (many - one) / Double(n - 1))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Cinepack
+import Foundation
+
+/// `cinepack render FILE -o OUT.mov` and `cinepack render FILE --at 2.5s -o still.png`
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Bake the bokeh: a normal movie (or one still) with the focus and aperture of the EDL.",
+        discussion: """
+            Frame by frame, the focus follows the focus script (captured and user decisions, spec/focus.md), the \
+            blur follows the lens model (DESIGN §3) at the EDL's f-number, and the program follows the EDL's trims \
+            and speed changes. The output is an ordinary movie that can no longer be refocused. Memory stays \
+            bounded whatever the clip length. Audio is carried through when the program has no trims or speed \
+            changes.
+
+            --codec png (default) writes lossless PNG samples; h264 and hevc go through ffmpeg when it is \
+            installed. Sources whose video is not PNG or raw are decoded through ffmpeg the same way.
+
+            Examples:
+              cinepack render clip.mov -o out.mov
+              cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
+              cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
+            """)
+
+    @Argument(help: "A cinematic movie.") var file: String
+    @Option(name: .shortAndLong, help: "The movie (or, with --at, the PNG) to write.") var output: String
+    @Option(help: "preview (faster) or export (best).") var quality: String = "export"
+    @Option(help: "Program range A..B to render (e.g. 2s..5s).") var range: String?
+    @Option(help: "One still at this time instead of a movie.") var at: String?
+    @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
+    @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
+    @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @Flag(help: "Print the result as JSON.") var json = false
+    @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
+
+    func validate() throws {
+        guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
+        guard ["png", "h264", "hevc"].contains(codec) else { throw ValidationError("--codec must be png, h264 or hevc") }
+        if let fNumber, !(fNumber.isFinite && fNumber > 0) { throw ValidationError("--f-number must be > 0 (got \(fNumber))") }
+        if let focalLength, !(focalLength.isFinite && focalLength > 0) { throw ValidationError("--focal-length must be > 0") }
+        if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
+        if let at { _ = try Arguments.time(at, option: "--at") }
+        if let range { do { _ = try TimeRangeExpression(parsing: range) } catch { throw ValidationError("--range: \(error)") } }
+    }
+
+    func run() throws {
+        let edits = try MovieEdits.open(path: file)
+        let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
+        let plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
+        let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
+        let movie = edits.movie
+        let builtIn = movie.video.codec == "png " || movie.video.codec == "raw "
+        let decoder = builtIn ? nil : try FFmpegFrameReader(path: file, width: movie.width, height: movie.height)
+        func picture(_ n: Int) throws -> PixelImage { try decoder?.frame(n) ?? movie.picture(n) }
+
+        if let at {
+            let snapped = try movie.frame(at: try Arguments.time(at, option: "--at"))
+            let n = Int(snapped.frame)
+            let still = try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer)
+            let writer = try AtomicFileWriter(path: output)
+            try writer.write(try PNGEncoder.encode(still))
+            try writer.commit()
+            report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n))
+            return
+        }
+        guard let rate = movie.frameRate else { throw CLIErrors.failure("\(file): frames are not evenly spaced") }
+        let simpleProgram = edits.edl.sourceRanges.isEmpty && edits.edl.speedSegments.isEmpty && range == nil
+        var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
+        let total = plan.outputFrames.count
+        var done = 0
+        if codec == "png" {
+            let audio: CarriedTrack? =
+                simpleProgram ? movie.audio.map { CarriedTrack(movie: movie.movie, track: $0, source: movie.source) } : nil
+            var configuration = CinematicWriterConfiguration(
+                video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
+                audio: audio)
+            configuration.isCinematic = false
+            configuration.compressionLevel = 3
+            let writer = try CinematicWriter(path: output, configuration: configuration)
+            do {
+                for k in plan.outputFrames {
+                    let n = plan.sourceFrame(ofOutput: k)
+                    let frame = try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer)
+                    try writer.append(picture: .image(frame), disparity: nil, metadata: nil)
+                    done += 1
+                    progress.update(done, of: total)
+                }
+                try writer.finish()
+            } catch {
+                writer.cancel()
+                throw error
+            }
+        } else {
+            let encoder = try FFmpegEncoder(
+                path: output, codec: codec, width: movie.width, height: movie.height, rate: rate,
+                audioFrom: simpleProgram && movie.audio != nil ? file : nil)
+            do {
+                for k in plan.outputFrames {
+                    let n = plan.sourceFrame(ofOutput: k)
+                    try encoder.write(try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer))
+                    done += 1
+                    progress.update(done, of: total)
+                }
+                try encoder.finish()
+            } catch {
+                encoder.abandon()
+                throw error
+            }
+        }
+        if !simpleProgram && movie.audio != nil && range == nil {
+            CLIErrors.note("note: audio not carried: the program has trims or speed changes")
+        }
+        report(frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil)
+    }
+
+    func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?) {
+        if json {
+            var fields: [(String, InspectValue)] = [
+                ("output", .string(output)), ("frames", .int(frames)), ("quality", .string(quality)),
+                ("codec", .string(at == nil ? codec : "png")),
+                ("f_number", .double(Double(plan.lens.fNumber))), ("focal_length_35mm", .double(Double(plan.lens.focalLength35mm))),
+            ]
+            if let time { fields += [("frame", .int(first)), ("time", .string(time.description))] }
+            if let focus { fields.append(("focus_disparity", .double(Double(focus)))) }
+            print(JSONText.encode(.object(fields), pretty: false))
+        } else if let time {
+            print(
+                "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber), \(quality)")
+        } else {
+            print("wrote \(output): \(frames) frames, f/\(plan.lens.fNumber), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)")
+        }
+    }
+}
