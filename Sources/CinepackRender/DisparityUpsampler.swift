@@ -12,13 +12,16 @@ import CinepackFormat
 ///    colour, so a disparity edge snaps to the picture edge, clamped to the range of the
 ///    surrounding map values (no overshoot).
 ///
-/// Deterministic; O(picture pixels) with a small constant. A map with no valid value gives NaN
-/// everywhere (the renderer treats NaN as in focus).
+/// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
+/// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
 public enum DisparityUpsampler {
     /// Regularisation of the guided filter, in (√linear)² units.
-    static let epsilon: Float = 1e-3
+    static let epsilon: Float = 1e-4
     /// Weight of a filled (invalid) map value relative to a valid one.
     static let filledWeight: Float = 0.02
+    /// Fraction of a cell's width and height whose picture average guides it (the whole cell
+    /// measured best, for maps sampled at cell centres as well as area-averaged ones).
+    static let footprint: Float = 1
 
     public static func upsample(_ map: DisparityMap, guide: LinearImage) -> [Float] {
         upsample(map, guide: guide, threads: nil)
@@ -30,84 +33,120 @@ public enum DisparityUpsampler {
         let w = map.width
         let h = map.height
         guard W > 0, H > 0 else { return [] }
-        guard w > 0, h > 0, let (p, confidence) = fill(map.values, width: w, height: h) else {
+        guard w > 0, h > 0, let (filled, confidence) = fill(map.values, width: w, height: h) else {
             return [Float](repeating: .nan, count: W * H)
         }
-        if w == W && h == H { return p }
-
-        // Cell rectangles in the picture.
-        let xs = (0...w).map { $0 * W / w }
-        let ys = (0...h).map { $0 * H / h }
-        @Sendable func span(_ edges: [Int], _ i: Int, _ limit: Int) -> Range<Int> {
-            let a = min(edges[i], limit - 1)
-            return a..<max(a + 1, edges[i + 1])
+        if w == W && h == H { return filled }
+        return guide.values.withUnsafeBufferPointer { picture in
+            let g = picture.baseAddress!
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+            p.initialize(from: filled, count: w * h)
+            defer { p.deallocate() }
+            let guideLow = averageGuide(g, W, H, w, h, threads: threads)
+            defer { guideLow.deallocate() }
+            let coefficients = fit(p, confidence, guideLow, w, h, threads: threads)
+            defer { coefficients.deallocate() }
+            return apply(coefficients, p, g, W, H, w, h, threads: threads)
         }
+    }
 
-        // 1. The guide averaged over each cell (√ of linear light).
-        var guideLow = [Float](repeating: 0, count: w * h * 3)
-        guide.values.withUnsafeBufferPointer { g in
-            guideLow.withUnsafeMutableBufferPointer { out in
-                let gp = Shared(UnsafeMutablePointer(mutating: g.baseAddress!))
-                let o = Shared(out.baseAddress!)
-                parallelFor(h, threads: threads) { j in
-                    let rows = span(ys, j, H)
-                    for i in 0..<w {
-                        let cols = span(xs, i, W)
-                        var sum = SIMD3<Float>.zero
-                        for y in rows {
-                            for x in cols {
-                                let q = (y * W + x) * 3
-                                sum += SIMD3(
-                                    max(gp.p[q], 0).squareRoot(), max(gp.p[q + 1], 0).squareRoot(),
-                                    max(gp.p[q + 2], 0).squareRoot())
-                            }
-                        }
-                        sum /= Float(rows.count * cols.count)
-                        o.p[(j * w + i) * 3] = sum.x
-                        o.p[(j * w + i) * 3 + 1] = sum.y
-                        o.p[(j * w + i) * 3 + 2] = sum.z
-                    }
+    /// The picture's √colour averaged over the central `footprint` of every cell, three floats a cell.
+    private static func averageGuide(
+        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> UnsafeMutablePointer<Float> {
+        @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
+            let size = Float(pixels) / Float(cells)
+            let centre = (Float(i) + 0.5) * size
+            let half = 0.5 * footprint * size
+            let a = min(pixels - 1, max(0, Int((centre - half).rounded(.down))))
+            return a..<max(a + 1, min(pixels, Int((centre + half).rounded(.up))))
+        }
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: w * h * 3)
+        let o = Shared(out)
+        let source = Shared(UnsafeMutablePointer(mutating: g))
+        parallelFor(h, threads: threads) { j in
+            let rows = span(j, h, H)
+            let row = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
+            let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+            defer {
+                row.deallocate()
+                sums.deallocate()
+            }
+            sums.initialize(repeating: .zero, count: w)
+            for y in rows {
+                sqrtRow(source.p + y * W * 3, count: W * 3, into: row)
+                for i in 0..<w {
+                    var s = SIMD4<Float>.zero
+                    for x in span(i, w, W) { s += SIMD4(row[3 * x], row[3 * x + 1], row[3 * x + 2], 1) }
+                    sums[i] += s
                 }
             }
-        }
-
-        // 2. Weighted colour guided filter at map resolution, 3 × 3 windows.
-        let weight = confidence.map { $0 + filledWeight }
-        var coefficients = [SIMD4<Float>](repeating: .zero, count: w * h)
-        for j in 0..<h {
             for i in 0..<w {
-                var s: Float = 0
-                var sI = SIMD3<Float>.zero
-                var sp: Float = 0
-                var sII = [Float](repeating: 0, count: 6)
-                var sIp = SIMD3<Float>.zero
-                for y in max(0, j - 1)...min(h - 1, j + 1) {
-                    for x in max(0, i - 1)...min(w - 1, i + 1) {
-                        let k = y * w + x
-                        let o = weight[k]
-                        let I = SIMD3(guideLow[k * 3], guideLow[k * 3 + 1], guideLow[k * 3 + 2])
-                        s += o
-                        sI += o * I
-                        sp += o * p[k]
-                        sIp += o * p[k] * I
-                        sII[0] += o * I.x * I.x
-                        sII[1] += o * I.x * I.y
-                        sII[2] += o * I.x * I.z
-                        sII[3] += o * I.y * I.y
-                        sII[4] += o * I.y * I.z
-                        sII[5] += o * I.z * I.z
-                    }
-                }
-                let mu = sI / s
-                let mp = sp / s
-                let cov = sIp / s - mu * mp
+                let s = sums[i] / sums[i].w
+                o.p[(j * w + i) * 3] = s.x
+                o.p[(j * w + i) * 3 + 1] = s.y
+                o.p[(j * w + i) * 3 + 2] = s.z
+            }
+        }
+        return out
+    }
+
+    /// √ of `count` non-negative floats (negatives count as 0), eight at a time.
+    @inline(__always) private static func sqrtRow(_ source: UnsafePointer<Float>, count: Int, into row: UnsafeMutablePointer<Float>) {
+        var k = 0
+        while k + 8 <= count {
+            store8(row + k, vmax(load8(UnsafeMutablePointer(mutating: source + k)), SIMD8()).squareRoot())
+            k += 8
+        }
+        while k < count {
+            row[k] = max(source[k], 0).squareRoot()
+            k += 1
+        }
+    }
+
+    /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
+    private static func fit(
+        _ p: UnsafeMutablePointer<Float>, _ confidence: [Float], _ guideLow: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+        threads: Int?
+    ) -> UnsafeMutablePointer<SIMD4<Float>> {
+        // Weighted moments per cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
+        let moments = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
+        let boxed = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
+        let weight = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        defer {
+            moments.deallocate()
+            boxed.deallocate()
+            weight.deallocate()
+        }
+        for k in 0..<(w * h) {
+            let o = confidence[k] + filledWeight
+            weight[k] = o
+            let I = SIMD3(guideLow[k * 3], guideLow[k * 3 + 1], guideLow[k * 3 + 2])
+            let v = p[k]
+            moments[k] =
+                o
+                * SIMD16(
+                    1, I.x, I.y, I.z, v, I.x * I.x, I.x * I.y, I.x * I.z, I.y * I.y, I.y * I.z, I.z * I.z, I.x * v, I.y * v, I.z * v, 0, 0)
+        }
+        box3(moments, into: boxed, w, h)
+        let models = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
+        defer { models.deallocate() }
+        let m = Shared(models)
+        let b = Shared(boxed)
+        parallelFor(h, threads: threads) { j in
+            for i in 0..<w {
+                let s = b.p[j * w + i]
+                let n = 1 / s[0]
+                let mu = SIMD3(s[1], s[2], s[3]) * n
+                let mp = s[4] * n
+                let cov = SIMD3(s[11], s[12], s[13]) * n - mu * mp
                 let e = epsilon
-                let m00 = sII[0] / s - mu.x * mu.x + e
-                let m01 = sII[1] / s - mu.x * mu.y
-                let m02 = sII[2] / s - mu.x * mu.z
-                let m11 = sII[3] / s - mu.y * mu.y + e
-                let m12 = sII[4] / s - mu.y * mu.z
-                let m22 = sII[5] / s - mu.z * mu.z + e
+                let m00 = s[5] * n - mu.x * mu.x + e
+                let m01 = s[6] * n - mu.x * mu.y
+                let m02 = s[7] * n - mu.x * mu.z
+                let m11 = s[8] * n - mu.y * mu.y + e
+                let m12 = s[9] * n - mu.y * mu.z
+                let m22 = s[10] * n - mu.z * mu.z + e
                 // Inverse of the symmetric 3 × 3 covariance by cofactors.
                 let c00 = m11 * m22 - m12 * m12
                 let c01 = m02 * m12 - m01 * m22
@@ -124,79 +163,104 @@ public enum DisparityUpsampler {
                             c01 * cov.x + c11 * cov.y + c12 * cov.z,
                             c02 * cov.x + c12 * cov.y + c22 * cov.z) / det
                 }
-                let b = mp - (a * mu).sum()
-                coefficients[j * w + i] = SIMD4(a.x, a.y, a.z, b)
+                m.p[j * w + i] = SIMD4(a.x, a.y, a.z, mp - (a * mu).sum())
             }
         }
-        // Average the models of the windows covering each cell.
-        var smooth = [SIMD4<Float>](repeating: .zero, count: w * h)
+        // Average the models of the windows covering each cell (weighted like the fit).
+        let weighted = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
+        defer { weighted.deallocate() }
+        for k in 0..<(w * h) {
+            let a = models[k]
+            weighted[k] = weight[k] * SIMD16(1, a.x, a.y, a.z, a.w, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        }
+        box3(weighted, into: boxed, w, h)
+        let out = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
+        for k in 0..<(w * h) {
+            let s = boxed[k]
+            out[k] = SIMD4(s[1], s[2], s[3], s[4]) / s[0]
+        }
+        return out
+    }
+
+    /// Sums over the 3 × 3 neighbourhood (clipped at the edges), separably.
+    private static func box3(_ v: UnsafeMutablePointer<SIMD16<Float>>, into out: UnsafeMutablePointer<SIMD16<Float>>, _ w: Int, _ h: Int) {
+        let row = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
+        defer { row.deallocate() }
         for j in 0..<h {
             for i in 0..<w {
-                var s: Float = 0
-                var sum = SIMD4<Float>.zero
-                for y in max(0, j - 1)...min(h - 1, j + 1) {
-                    for x in max(0, i - 1)...min(w - 1, i + 1) {
-                        let o = weight[y * w + x]
-                        s += o
-                        sum += o * coefficients[y * w + x]
-                    }
-                }
-                smooth[j * w + i] = sum / s
+                var s = v[j * w + i]
+                if i > 0 { s += v[j * w + i - 1] }
+                if i + 1 < w { s += v[j * w + i + 1] }
+                row[j * w + i] = s
             }
         }
+        for j in 0..<h {
+            for i in 0..<w {
+                var s = row[j * w + i]
+                if j > 0 { s += row[(j - 1) * w + i] }
+                if j + 1 < h { s += row[(j + 1) * w + i] }
+                out[j * w + i] = s
+            }
+        }
+    }
 
-        // 3. Apply at picture resolution.
-        let columnCell = (0..<W).map { x -> (Int, Int, Float) in
+    /// Each picture pixel: the bilinear model applied to its √colour, clamped to the range of the
+    /// 2 × 2 map values around it.
+    private static func apply(
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
+        _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> [Float] {
+        let columns = UnsafeMutablePointer<(Int32, Float)>.allocate(capacity: W)
+        defer { columns.deallocate() }
+        for x in 0..<W {
             let u = (Float(x) + 0.5) * Float(w) / Float(W) - 0.5
-            let i0 = min(max(Int(u.rounded(.down)), 0), w - 1)
-            let i1 = min(i0 + 1, w - 1)
-            return (i0, i1, min(max(u - Float(i0), 0), 1))
+            let i = min(max(Int(u.rounded(.down)), 0), w - 1)
+            columns[x] = (Int32(i), i + 1 < w ? min(max(u - Float(i), 0), 1) : 0)
         }
-        var result = [Float](repeating: 0, count: W * H)
+        let cols = Shared(columns)
+        let coef = Shared(coefficients)
+        let map = Shared(p)
+        let source = Shared(UnsafeMutablePointer(mutating: g))
         let bandRows = 16
-        guide.values.withUnsafeBufferPointer { g in
-            result.withUnsafeMutableBufferPointer { out in
-                smooth.withUnsafeBufferPointer { coef in
-                    p.withUnsafeBufferPointer { pp in
-                        let gp = Shared(UnsafeMutablePointer(mutating: g.baseAddress!))
-                        let o = Shared(out.baseAddress!)
-                        let cp = Shared(UnsafeMutablePointer(mutating: coef.baseAddress!))
-                        let dp = Shared(UnsafeMutablePointer(mutating: pp.baseAddress!))
-                        parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
-                            var row = [SIMD4<Float>](repeating: .zero, count: w)
-                            var lo = [Float](repeating: 0, count: w)
-                            var hi = [Float](repeating: 0, count: w)
-                            for y in (band * bandRows)..<min(H, band * bandRows + bandRows) {
-                                let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
-                                let j0 = min(max(Int(v.rounded(.down)), 0), h - 1)
-                                let j1 = min(j0 + 1, h - 1)
-                                let fy = min(max(v - Float(j0), 0), 1)
-                                for i in 0..<w {
-                                    row[i] = cp.p[j0 * w + i] * (1 - fy) + cp.p[j1 * w + i] * fy
-                                    let d0 = dp.p[j0 * w + i]
-                                    let d1 = dp.p[j1 * w + i]
-                                    lo[i] = min(d0, d1)
-                                    hi[i] = max(d0, d1)
-                                }
-                                for x in 0..<W {
-                                    let (i0, i1, fx) = columnCell[x]
-                                    let c = row[i0] * (1 - fx) + row[i1] * fx
-                                    let q = (y * W + x) * 3
-                                    let I = SIMD3(
-                                        max(gp.p[q], 0).squareRoot(), max(gp.p[q + 1], 0).squareRoot(),
-                                        max(gp.p[q + 2], 0).squareRoot())
-                                    let value = c.x * I.x + c.y * I.y + c.z * I.z + c.w
-                                    let low = min(lo[i0], lo[i1])
-                                    let high = max(hi[i0], hi[i1])
-                                    o.p[y * W + x] = value.isNaN ? low : min(max(value, low), high)
-                                }
-                            }
-                        }
+        return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
+            let o = Shared(buffer.baseAddress!)
+            parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
+                let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w + 1)
+                let range = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: w + 1)
+                let colour = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
+                defer {
+                    row.deallocate()
+                    range.deallocate()
+                    colour.deallocate()
+                }
+                for y in (band * bandRows)..<min(H, band * bandRows + bandRows) {
+                    let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
+                    let j0 = min(max(Int(v.rounded(.down)), 0), h - 1)
+                    let j1 = min(j0 + 1, h - 1)
+                    let fy = j1 > j0 ? min(max(v - Float(j0), 0), 1) : 0
+                    for i in 0..<w {
+                        let top = coef.p[j0 * w + i]
+                        row[i] = top + fy * (coef.p[j1 * w + i] - top)
+                        let d0 = map.p[j0 * w + i]
+                        let d1 = map.p[j1 * w + i]
+                        range[i] = SIMD2(min(d0, d1), max(d0, d1))
+                    }
+                    row[w] = row[w - 1]
+                    range[w] = range[w - 1]
+                    sqrtRow(source.p + y * W * 3, count: W * 3, into: colour)
+                    for x in 0..<W {
+                        let (i32, fx) = cols.p[x]
+                        let i = Int(i32)
+                        let a = row[i] + fx * (row[i + 1] - row[i])
+                        let value = a.x * colour[3 * x] + a.y * colour[3 * x + 1] + a.z * colour[3 * x + 2] + a.w
+                        let lo = min(range[i].x, range[i + 1].x)
+                        let hi = max(range[i].y, range[i + 1].y)
+                        o.p[y * W + x] = value.isNaN ? lo : min(max(value, lo), hi)
                     }
                 }
             }
+            initialized = W * H
         }
-        return result
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.

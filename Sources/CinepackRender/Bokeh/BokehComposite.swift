@@ -8,6 +8,14 @@ private enum FullPlane {
     static let count = 12
 }
 
+/// Where the composite goes: the finished picture (interleaved RGB), or the layers the preview
+/// upsamples as planes of `width × height` floats: near premultiplied r, g, b and coverage, then
+/// behind r, g, b.
+struct CompositeTarget: @unchecked Sendable {
+    var picture: UnsafeMutablePointer<Float>? = nil
+    var layers: UnsafeMutablePointer<Float>? = nil
+}
+
 /// Which gather result of a level to read.
 private enum Field {
     case far, fill
@@ -20,14 +28,17 @@ extension BokehEngine {
     func composite() -> LinearImage {
         let count = width * height * 3
         let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let out = Shared(buffer.baseAddress!)
-            parallelFor(tilesY, threads: threads) { ty in self.compositeTileRow(ty, out: out.p) }
+            composite(into: CompositeTarget(picture: buffer.baseAddress!))
             initialized = count
         }
         return LinearImage(width: width, height: height, values: values)
     }
 
-    private func compositeTileRow(_ ty: Int, out: UnsafeMutablePointer<Float>) {
+    func composite(into target: CompositeTarget) {
+        parallelFor(tilesY, threads: threads) { ty in self.compositeTileRow(ty, target) }
+    }
+
+    private func compositeTileRow(_ ty: Int, _ target: CompositeTarget) {
         let W = width
         let H = height
         // Full-resolution taps reach a pixel beyond the radius (the fine edge profile).
@@ -35,68 +46,26 @@ extension BokehEngine {
         let pad = r0 + 1
         let top0 = schedule.top(0)
         let scratch = Planes(width: Tile.pixels, height: Tile.pixels, pad: pad, count: FullPlane.count)
-        let f = (0..<FullPlane.count).map { scratch.origin($0) }
-        let nearGroupMax = zeroed(Float.self, (Tile.pixels + 2 * pad) * 2)
+        let f = FullPointers(scratch)
+        let groupRows = Tile.pixels + 2 * pad
+        let nearGroupMax = zeroed(Float.self, groupRows * 2)
         defer { release(nearGroupMax) }
+        let levelCount = levels.count
         // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
         // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
         let segmentSize = 4 * Tile.pixels + 8
-        let segments = zeroed(Float.self, max(1, levels.count) * 3 * segmentSize)
+        let segments = zeroed(Float.self, max(1, levelCount) * 3 * segmentSize)
         defer { release(segments) }
-        @inline(__always) func segment(_ level: Int, _ field: Int) -> UnsafeMutablePointer<Float> {
-            segments + (level * 3 + field) * segmentSize
-        }
-        let levelCount = levels.count
-        let fineArea = DiskArea.fine
         // Horizontal rows of the separable upsampling: per (level, field) read in a tile, up to
         // Tile.pixels / 2 + 2 coarse rows of four SoA channels.
         let horizontalSize = (Tile.pixels / 2 + 2) * 4 * Tile.pixels
-        let horizontal = zeroed(Float.self, max(1, levels.count * 3) * horizontalSize + 8)
+        let horizontal = zeroed(Float.self, max(1, levelCount * 3) * horizontalSize + 8)
         defer { release(horizontal) }
-        var entry = [(Int, Int, Int)](repeating: (0, 0, 0), count: max(1, levels.count * 3))
-        let schedule = self.schedule
-        /// Σ weight(level) · N / D over the levels of `range` (and level 0 from `full`), weights
-        /// renormalised over the levels with data; `fallback` where none has.
-        @inline(__always) func blend(
-            _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, field: Int, offset: Int,
-            fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-        ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            var sumR = SIMD8<Float>()
-            var sumG = SIMD8<Float>()
-            var sumB = SIMD8<Float>()
-            var total = SIMD8<Float>()
-            // Share moved into level ≥ ℓ: 1 for ℓ = 0, a ramp over the top quarter of level ℓ − 1.
-            @inline(__always) func ramp(_ l: Int) -> SIMD8<Float> {
-                if l == 0 { return SIMD8(repeating: 1) }
-                if l > levelCount { return SIMD8() }
-                let t = schedule.top(l - 1)
-                return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
-            }
-            // A level's confidence grows with its gathered weight D (about 1 for a covered
-            // disk), so a level that just starts to see data does not take over at once.
-            @inline(__always) func add(_ w: SIMD8<Float>, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, _ d: SIMD8<Float>) {
-                let confident = w * vsaturate(d * 20)
-                let k = confident / vmax(d, SIMD8(repeating: 1e-30))
-                sumR += k * r
-                sumG += k * g
-                sumB += k * b
-                total += confident
-            }
-            var upper = ramp(1)
-            add(1 - upper, full.r, full.g, full.b, full.a)
-            for l in range {
-                let next = ramp(l + 1)
-                let q = segment(l - 1, field) + offset
-                add(upper - next, load8(q), load8(q + Tile.pixels), load8(q + 2 * Tile.pixels), load8(q + 3 * Tile.pixels))
-                upper = next
-            }
-            // Renormalised over the confident levels; the fallback fades in as confidence vanishes.
-            let trust = vsaturate(total * 4)
-            let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
-            return (
-                sumR * inv + (1 - trust) * fallback.0, sumG * inv + (1 - trust) * fallback.1, sumB * inv + (1 - trust) * fallback.2
-            )
-        }
+        let entry = UnsafeMutablePointer<(Int, Int, Int)>.allocate(capacity: max(1, levelCount * 3))
+        defer { entry.deallocate() }
+        let views = levelViews
+        let fineArea = DiskArea.fine
+        let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
 
@@ -111,7 +80,8 @@ extension BokehEngine {
             }
             // Coarse levels whose near field reaches this tile.
             var spill: UInt32 = 0
-            for (i, level) in levels.enumerated() {
+            for i in 0..<levelCount {
+                let level = views[i]
                 let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
                 let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
                 let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
@@ -122,8 +92,17 @@ extension BokehEngine {
             }
             if !stats.hasWork && !near0 && spill == 0 {
                 for y in y0t..<y1t {
-                    let p = (y * W + x0t) * 3
-                    (out + p).update(from: picture + p, count: (x1t - x0t) * 3)
+                    if let out = target.picture {
+                        let p = (y * W + x0t) * 3
+                        (out + p).update(from: picture + p, count: (x1t - x0t) * 3)
+                    } else if let layers = target.layers {
+                        let plane = W * H
+                        for x in x0t..<x1t {
+                            let p = y * W + x
+                            for c in 0..<4 { layers[c * plane + p] = 0 }
+                            for c in 0..<3 { layers[(4 + c) * plane + p] = picture[3 * p + c] }
+                        }
+                    }
                 }
                 continue
             }
@@ -132,7 +111,7 @@ extension BokehEngine {
             let needFull = stats.minFar < top0 || stats.minNear < top0 || near0
             if needFull {
                 scratch.base.update(repeating: 0, count: scratch.planeSize * FullPlane.count)
-                nearGroupMax.update(repeating: 0, count: (Tile.pixels + 2 * pad) * 2)
+                nearGroupMax.update(repeating: 0, count: groupRows * 2)
                 // Beyond the frame the picture repeats its edge (as the reference assumes).
                 for sy in -pad..<(Tile.pixels + pad) {
                     let y = min(max(y0t + sy, 0), H - 1)
@@ -145,22 +124,22 @@ extension BokehEngine {
                         let mf = 1 - mn
                         let q = scratch.index(sx, sy)
                         let ia = DiskArea.inverse(c, fineArea)
-                        f[FullPlane.far][q] = mf * picture[p * 3]
-                        f[FullPlane.far + 1][q] = mf * picture[p * 3 + 1]
-                        f[FullPlane.far + 2][q] = mf * picture[p * 3 + 2]
-                        f[FullPlane.far + 3][q] = mf
-                        f[FullPlane.far + 4][q] = c
-                        f[FullPlane.far + 5][q] = ia
+                        f.farR[q] = mf * picture[p * 3]
+                        f.farG[q] = mf * picture[p * 3 + 1]
+                        f.farB[q] = mf * picture[p * 3 + 2]
+                        f.farA[q] = mf
+                        f.farC[q] = c
+                        f.farI[q] = ia
                         if mn > 0 {
                             let share = schedule.weight(abs(r), level: 0)
                             if share > 0 {
                                 let m = mn * share
-                                f[FullPlane.near][q] = m * picture[p * 3]
-                                f[FullPlane.near + 1][q] = m * picture[p * 3 + 1]
-                                f[FullPlane.near + 2][q] = m * picture[p * 3 + 2]
-                                f[FullPlane.near + 3][q] = m
-                                f[FullPlane.near + 4][q] = c
-                                f[FullPlane.near + 5][q] = ia
+                                f.nearR[q] = m * picture[p * 3]
+                                f.nearG[q] = m * picture[p * 3 + 1]
+                                f.nearB[q] = m * picture[p * 3 + 2]
+                                f.nearA[q] = m
+                                f.nearC[q] = c
+                                f.nearI[q] = ia
                                 let g = (sy + pad) * 2 + min(1, max(0, sx / 8))
                                 nearGroupMax[g] = max(nearGroupMax[g], c + 0.5)
                             }
@@ -176,16 +155,17 @@ extension BokehEngine {
             // Horizontal pass of the separable upsampling: every coarse row under the tile,
             // interpolated to the tile's columns (SoA), for each level and field read here.
             var entries = 0
-            for i in 0..<levels.count {
-                let wanted: [Bool] = [farLevels.contains(i + 1), fillLevels.contains(i + 1), spill & (1 << UInt32(i)) != 0]
-                for field in 0..<3 where wanted[field] {
-                    let level = levels[i]
-                    let first = BokehLevel.position(y0t, cell: level.cell, count: level.height).0
-                    let last = min(level.height - 1, BokehLevel.position(y1t - 1, cell: level.cell, count: level.height).0 + 1)
-                    let quads = field == 0 ? level.farOut : (field == 1 ? level.fillOut : level.nearOut)
+            for i in 0..<levelCount {
+                let level = views[i]
+                let fields =
+                    (farLevels.contains(i + 1) ? 1 : 0) | (fillLevels.contains(i + 1) ? 2 : 0) | (spill & (1 << UInt32(i)) != 0 ? 4 : 0)
+                guard fields != 0 else { continue }
+                let first = BokehLevel.position(y0t, cell: level.cell, count: level.height).0
+                let last = min(level.height - 1, BokehLevel.position(y1t - 1, cell: level.cell, count: level.height).0 + 1)
+                for field in 0..<3 where fields & (1 << field) != 0 {
                     let rows = horizontal + entries * horizontalSize
                     for j in first...last {
-                        level.interpolateRow(quads, row: j, x0: x0t, count: x1t - x0t, into: rows + (j - first) * 4 * Tile.pixels)
+                        level.interpolateRow(field, row: j, x0: x0t, count: x1t - x0t, into: rows + (j - first) * 4 * Tile.pixels)
                     }
                     entry[entries] = (i, field, first)
                     entries += 1
@@ -195,11 +175,11 @@ extension BokehEngine {
                 // Vertical pass: this row of every level and field read here, into the segments.
                 for e in 0..<entries {
                     let (i, field, first) = entry[e]
-                    let level = levels[i]
+                    let level = views[i]
                     let (j, fy) = BokehLevel.position(y, cell: level.cell, count: level.height)
                     let top = horizontal + e * horizontalSize + (j - first) * 4 * Tile.pixels
                     let bottom = fy > 0 ? top + 4 * Tile.pixels : top
-                    let target = segment(i, field)
+                    let target = blender.segment(i, field)
                     let f = SIMD8<Float>(repeating: fy)
                     for o in Swift.stride(from: 0, to: 4 * Tile.pixels, by: 8) {
                         let t = load8(top + o)
@@ -246,7 +226,7 @@ extension BokehEngine {
                     var front = Accum8()
                     if needFull {
                         let idx = scratch.index(x0 - x0t, sy)
-                        let base = scratch.origin(0)
+                        let base = f.farR
                         if topFar >= 0 {
                             let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
                             far0 = withTaps(Int(topFar.rounded(.up))) {
@@ -271,7 +251,7 @@ extension BokehEngine {
                         if reach > 0 {
                             front = withTaps(Int(reach.rounded(.up))) {
                                 gatherNear(
-                                    base + FullPlane.near * scratch.planeSize + idx, planeSize: scratch.planeSize, stride: scratch.stride,
+                                    f.nearR + idx, planeSize: scratch.planeSize, stride: scratch.stride,
                                     taps: $0, profile: .fine)
                             }
                         }
@@ -283,7 +263,7 @@ extension BokehEngine {
                     if stats.maxFar >= 0 {
                         // Far colour: the normalised gathers of the pixel's level(s); blur circles
                         // under a pixel across keep the picture exactly.
-                        let v = blend(farLevels, rho: a, full: far0, field: 0, offset: offset, fallback: (red, green, blue))
+                        let v = blender.blend(farLevels, rho: a, full: far0, field: 0, offset: offset, fallback: (red, green, blue))
                         let keep = 1 - vpositive(a - BokehSchedule.passThrough)
                         behindR = mf * (keep * red + (1 - keep) * v.0)
                         behindG = mf * (keep * green + (1 - keep) * v.1)
@@ -294,14 +274,14 @@ extension BokehEngine {
                         behindB = mf * blue
                     }
                     if stats.maxNear >= 0 {
-                        let v = blend(fillLevels, rho: rhoFill, full: fill0, field: 1, offset: offset, fallback: (red, green, blue))
+                        let v = blender.blend(fillLevels, rho: rhoFill, full: fill0, field: 1, offset: offset, fallback: (red, green, blue))
                         behindR += mn * v.0
                         behindG += mn * v.1
                         behindB += mn * v.2
                     }
                     if spill != 0 {
-                        for i in 0..<levels.count where spill & (1 << UInt32(i)) != 0 {
-                            let q = segment(i, 2) + offset
+                        for i in 0..<levelCount where spill & (1 << UInt32(i)) != 0 {
+                            let q = blender.segment(i, 2) + offset
                             front.r += load8(q)
                             front.g += load8(q + Tile.pixels)
                             front.b += load8(q + 2 * Tile.pixels)
@@ -312,14 +292,33 @@ extension BokehEngine {
                     // overlapping near samples sum above one).
                     let scale = 1 / vmax(front.a, SIMD8(repeating: 1))
                     let through = vmax(SIMD8(), 1 - front.a)
-                    let outR = front.r * scale + through * behindR
-                    let outG = front.g * scale + through * behindG
-                    let outB = front.b * scale + through * behindB
-                    for k in 0..<n {
-                        let p = (y * W + x0 + k) * 3
-                        out[p] = outR[k]
-                        out[p + 1] = outG[k]
-                        out[p + 2] = outB[k]
+                    if let out = target.picture {
+                        let outR = front.r * scale + through * behindR
+                        let outG = front.g * scale + through * behindG
+                        let outB = front.b * scale + through * behindB
+                        for k in 0..<n {
+                            let p = (y * W + x0 + k) * 3
+                            out[p] = outR[k]
+                            out[p + 1] = outG[k]
+                            out[p + 2] = outB[k]
+                        }
+                    } else if let layers = target.layers {
+                        let plane = W * H
+                        @inline(__always) func put(_ c: Int, _ v: SIMD8<Float>) {
+                            let row = layers + c * plane + y * W + x0
+                            if n == 8 {
+                                store8(row, v)
+                            } else {
+                                for k in 0..<n { row[k] = v[k] }
+                            }
+                        }
+                        put(0, front.r * scale)
+                        put(1, front.g * scale)
+                        put(2, front.b * scale)
+                        put(3, 1 - through)
+                        put(4, behindR)
+                        put(5, behindG)
+                        put(6, behindB)
                     }
                     x0 += 8
                 }
@@ -333,5 +332,133 @@ extension BokehEngine {
         let first = max(1, schedule.split(low).level)
         let (last, t) = schedule.split(high)
         return first..<max(first, (t > 0 ? last + 1 : last) + 1)
+    }
+}
+
+/// The scratch planes of the full-resolution gathers.
+private struct FullPointers {
+    let farR, farG, farB, farA, farC, farI: UnsafeMutablePointer<Float>
+    let nearR, nearG, nearB, nearA, nearC, nearI: UnsafeMutablePointer<Float>
+
+    init(_ p: Planes) {
+        farR = p.origin(FullPlane.far)
+        farG = p.origin(FullPlane.far + 1)
+        farB = p.origin(FullPlane.far + 2)
+        farA = p.origin(FullPlane.far + 3)
+        farC = p.origin(FullPlane.far + 4)
+        farI = p.origin(FullPlane.far + 5)
+        nearR = p.origin(FullPlane.near)
+        nearG = p.origin(FullPlane.near + 1)
+        nearB = p.origin(FullPlane.near + 2)
+        nearA = p.origin(FullPlane.near + 3)
+        nearC = p.origin(FullPlane.near + 4)
+        nearI = p.origin(FullPlane.near + 5)
+    }
+}
+
+/// Plain view of a coarse level for the composite (no reference counting in the hot loops).
+struct LevelView {
+    let cell: Float
+    let width: Int
+    let height: Int
+    let tilesX: Int
+    let nearTiles: UnsafeMutablePointer<UInt8>
+    let far: UnsafeMutablePointer<SIMD4<Float>>
+    let fill: UnsafeMutablePointer<SIMD4<Float>>
+    let near: UnsafeMutablePointer<SIMD4<Float>>
+    let column: UnsafeMutablePointer<Int32>
+    let columnWeight: UnsafeMutablePointer<Float>
+
+    init(_ level: BokehLevel) {
+        cell = level.cell
+        width = level.width
+        height = level.height
+        tilesX = level.tilesX
+        nearTiles = level.nearTiles
+        far = level.farOut.p
+        fill = level.fillOut.p
+        near = level.nearOut.p
+        column = level.column.baseAddress!
+        columnWeight = level.columnWeight
+    }
+
+    /// Cell row `j` of the far (0), fill (1) or near (2) result interpolated to picture columns
+    /// `x0 ..< x0 + count`, as four SoA rows of `Tile.pixels` floats at `target`.
+    @inline(__always) func interpolateRow(_ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
+        let base = (field == 0 ? far : (field == 1 ? fill : near)) + j * width
+        for k in 0..<count {
+            let x = x0 + k
+            let i = Int(column[x])
+            let fx = columnWeight[x]
+            let q = base + i
+            let v = q[0] + fx * (q[i + 1 < width ? 1 : 0] - q[0])
+            target[k] = v.x
+            target[k + Tile.pixels] = v.y
+            target[k + 2 * Tile.pixels] = v.z
+            target[k + 3 * Tile.pixels] = v.w
+        }
+    }
+}
+
+/// Σ weight(level) · N / D over a pixel's levels, from the upsampled row segments.
+private struct LevelBlender {
+    let schedule: BokehSchedule
+    let levels: Int
+    let segments: UnsafeMutablePointer<Float>
+    let segmentSize: Int
+
+    @inline(__always) func segment(_ level: Int, _ field: Int) -> UnsafeMutablePointer<Float> {
+        segments + (level * 3 + field) * segmentSize
+    }
+
+    /// Share of radius `rho` moved into level ≥ ℓ: 1 for ℓ = 0, a ramp over the top quarter of
+    /// level ℓ − 1, 0 past the coarsest.
+    @inline(__always) func ramp(_ l: Int, _ rho: SIMD8<Float>) -> SIMD8<Float> {
+        if l == 0 { return SIMD8(repeating: 1) }
+        if l > levels { return SIMD8() }
+        let t = schedule.top(l - 1)
+        return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
+    }
+
+    /// The levels of `range` (and level 0 from `full`), renormalised over those with data; a
+    /// level's confidence grows with its gathered weight D (about 1 for a covered disk), so one
+    /// that just starts to see data does not take over at once; `fallback` fades in as confidence
+    /// vanishes.
+    @inline(__always) func blend(
+        _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, field: Int, offset: Int,
+        fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        var sumR = SIMD8<Float>()
+        var sumG = SIMD8<Float>()
+        var sumB = SIMD8<Float>()
+        var total = SIMD8<Float>()
+        var upper = ramp(1, rho)
+        var weight = 1 - upper
+        var r = full.r
+        var g = full.g
+        var b = full.b
+        var d = full.a
+        var l = range.lowerBound
+        while true {
+            let confident = weight * vsaturate(d * 20)
+            let k = confident / vmax(d, SIMD8(repeating: 1e-30))
+            sumR += k * r
+            sumG += k * g
+            sumB += k * b
+            total += confident
+            guard l < range.upperBound else { break }
+            let next = ramp(l + 1, rho)
+            let q = segment(l - 1, field) + offset
+            weight = upper - next
+            r = load8(q)
+            g = load8(q + Tile.pixels)
+            b = load8(q + 2 * Tile.pixels)
+            d = load8(q + 3 * Tile.pixels)
+            upper = next
+            l += 1
+        }
+        let trust = vsaturate(total * 4)
+        let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
+        return (sumR * inv + (1 - trust) * fallback.0, sumG * inv + (1 - trust) * fallback.1, sumB * inv + (1 - trust) * fallback.2)
     }
 }

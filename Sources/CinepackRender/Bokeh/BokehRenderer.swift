@@ -59,6 +59,10 @@ public struct BokehRenderer: Sendable {
             fullResolutionDisparity.count == picture.width * picture.height,
             "the disparity map must have one value per picture pixel")
         guard picture.width > 0, picture.height > 0 else { return picture }
+        if quality == .preview && picture.width >= 32 && picture.height >= 32 {
+            return PreviewRenderer(renderer: self).render(
+                picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
+        }
         return picture.values.withUnsafeBufferPointer { pixels in
             fullResolutionDisparity.withUnsafeBufferPointer { disparity in
                 BokehEngine(
@@ -379,7 +383,9 @@ final class BokehEngine: @unchecked Sendable {
     let radius: BlurRadius
     let threads: Int?
     let area = DiskArea.table
-    var levels: [BokehLevel] = []
+    let levels: [BokehLevel]
+    /// Plain views of the levels for the composite.
+    let levelViews: [LevelView]
     let tilesX: Int
     let tilesY: Int
     let tiles: UnsafeMutablePointer<TileStats>
@@ -387,7 +393,7 @@ final class BokehEngine: @unchecked Sendable {
 
     init(
         width: Int, height: Int, picture: UnsafePointer<Float>, disparity: UnsafePointer<Float>, focus: Float, lens: LensModel,
-        quality: RenderQuality, threads: Int?, pool: LevelPool
+        quality: RenderQuality, threads: Int?, pool: LevelPool, radiusScale: Float = 1
     ) {
         self.pool = pool
         self.width = width
@@ -395,7 +401,7 @@ final class BokehEngine: @unchecked Sendable {
         self.picture = picture
         self.disparity = disparity
         schedule = BokehSchedule(quality: quality, width: width, height: height)
-        radius = BlurRadius(half: 0.5 * lens.scale(focusDisparity: focus), focus: focus, limit: schedule.maxRadius)
+        radius = BlurRadius(half: 0.5 * radiusScale * lens.scale(focusDisparity: focus), focus: focus, limit: schedule.maxRadius)
         self.threads = threads
         tilesX = (width + Tile.pixels - 1) / Tile.pixels
         tilesY = (height + Tile.pixels - 1) / Tile.pixels
@@ -404,11 +410,14 @@ final class BokehEngine: @unchecked Sendable {
         let pad = Int(schedule.rt) + 2
         var w = width
         var h = height
+        var levels: [BokehLevel] = []
         for l in 0..<schedule.levels {
             w = (w + 1) / 2
             h = (h + 1) / 2
             levels.append(pool.take(level: l + 1, width: w, height: h, pad: pad, pictureWidth: width, threads: threads))
         }
+        self.levels = levels
+        levelViews = levels.map(LevelView.init)
     }
 
     deinit {
@@ -417,6 +426,23 @@ final class BokehEngine: @unchecked Sendable {
     }
 
     func run() -> LinearImage {
+        var clock = prepare()
+        let image = composite()
+        clock.lap("composite")
+        clock.report()
+        return image
+    }
+
+    /// The same, composited into near and behind layers (the preview's half-resolution pass).
+    func run(into target: CompositeTarget) {
+        var clock = prepare()
+        composite(into: target)
+        clock.lap("composite")
+        clock.report()
+    }
+
+    /// Everything before the composite: classification, pyramid, coarse gathers.
+    private func prepare() -> PassClock {
         var clock = PassClock()
         classify()
         clock.lap("classify")
@@ -429,10 +455,7 @@ final class BokehEngine: @unchecked Sendable {
             for level in levels { gather(level) }
             clock.lap("gathers")
         }
-        let image = composite()
-        clock.lap("composite")
-        clock.report()
-        return image
+        return clock
     }
 
     /// Consumer bits of a radius: the level(s) with weight for it.

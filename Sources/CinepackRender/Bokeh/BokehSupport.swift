@@ -262,7 +262,7 @@ struct BokehSchedule: Sendable {
             r0 = 3
             rt = 6
         case .preview:
-            r0 = 1
+            r0 = 2
             rt = 3
         }
         var l = 0
