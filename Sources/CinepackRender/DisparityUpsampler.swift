@@ -42,11 +42,17 @@ public enum DisparityUpsampler {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
             p.initialize(from: filled, count: w * h)
             defer { p.deallocate() }
+            var clock = PassClock()
             let guideLow = averageGuide(g, W, H, w, h, threads: threads)
             defer { guideLow.deallocate() }
+            clock.lap("guide")
             let coefficients = fit(p, confidence, guideLow, w, h, threads: threads)
             defer { coefficients.deallocate() }
-            return apply(coefficients, p, g, W, H, w, h, threads: threads)
+            clock.lap("fit")
+            let result = apply(coefficients, p, g, W, H, w, h, threads: threads)
+            clock.lap("apply")
+            clock.report()
+            return result
         }
     }
 
@@ -95,7 +101,7 @@ public enum DisparityUpsampler {
     @inline(__always) private static func sqrtRow(_ source: UnsafePointer<Float>, count: Int, into row: UnsafeMutablePointer<Float>) {
         var k = 0
         while k + 8 <= count {
-            store8(row + k, vmax(load8(UnsafeMutablePointer(mutating: source + k)), SIMD8()).squareRoot())
+            store8(row + k, vsqrt(vmax(load8(UnsafeMutablePointer(mutating: source + k)), SIMD8())))
             k += 8
         }
         while k < count {
@@ -105,37 +111,36 @@ public enum DisparityUpsampler {
     }
 
     /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
+    ///
+    /// Both 3 × 3 box sums are separable and done band by band: each band sums its rows (and one
+    /// row either side) horizontally into a small buffer, then vertically, so the large moment
+    /// planes never exist (the work is bound by arithmetic, not memory traffic).
     private static func fit(
         _ p: UnsafeMutablePointer<Float>, _ confidence: [Float], _ guideLow: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
         threads: Int?
     ) -> UnsafeMutablePointer<SIMD4<Float>> {
-        // Weighted moments per cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
-        let moments = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
-        let boxed = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
-        let weight = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        let weights = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        let models = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
         defer {
-            moments.deallocate()
-            boxed.deallocate()
-            weight.deallocate()
+            weights.deallocate()
+            models.deallocate()
         }
-        for k in 0..<(w * h) {
-            let o = confidence[k] + filledWeight
-            weight[k] = o
-            let I = SIMD3(guideLow[k * 3], guideLow[k * 3 + 1], guideLow[k * 3 + 2])
-            let v = p[k]
-            moments[k] =
-                o
+        for k in 0..<(w * h) { weights[k] = confidence[k] + filledWeight }
+        let we = Shared(weights)
+        let gl = Shared(guideLow)
+        let values = Shared(p)
+        // Weighted moments of one cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
+        @Sendable @inline(__always) func moments(_ k: Int) -> SIMD16<Float> {
+            let I = SIMD3(gl.p[k * 3], gl.p[k * 3 + 1], gl.p[k * 3 + 2])
+            let v = values.p[k]
+            return we.p[k]
                 * SIMD16(
                     1, I.x, I.y, I.z, v, I.x * I.x, I.x * I.y, I.x * I.z, I.y * I.y, I.y * I.z, I.z * I.z, I.x * v, I.y * v, I.z * v, 0, 0)
         }
-        box3(moments, into: boxed, w, h)
-        let models = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
-        defer { models.deallocate() }
         let m = Shared(models)
-        let b = Shared(boxed)
-        parallelFor(h, threads: threads) { j in
+        boxed3(w, h, threads: threads, element: moments) { j, row in
             for i in 0..<w {
-                let s = b.p[j * w + i]
+                let s = row[i]
                 let n = 1 / s[0]
                 let mu = SIMD3(s[1], s[2], s[3]) * n
                 let mp = s[4] * n
@@ -167,45 +172,67 @@ public enum DisparityUpsampler {
             }
         }
         // Average the models of the windows covering each cell (weighted like the fit).
-        let weighted = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
-        defer { weighted.deallocate() }
-        for k in 0..<(w * h) {
-            let a = models[k]
-            weighted[k] = weight[k] * SIMD16(1, a.x, a.y, a.z, a.w, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        }
-        box3(weighted, into: boxed, w, h)
         let out = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
-        for k in 0..<(w * h) {
-            let s = boxed[k]
-            out[k] = SIMD4(s[1], s[2], s[3], s[4]) / s[0]
+        let o = Shared(out)
+        boxed3(w, h, threads: threads) { k in
+            let a = m.p[k]
+            return we.p[k] * SIMD8(1, a.x, a.y, a.z, a.w, 0, 0, 0)
+        } row: { j, row in
+            for i in 0..<w {
+                let s = row[i]
+                o.p[j * w + i] = SIMD4(s[1], s[2], s[3], s[4]) / s[0]
+            }
         }
         return out
     }
 
-    /// Sums over the 3 × 3 neighbourhood (clipped at the edges), separably.
-    private static func box3(_ v: UnsafeMutablePointer<SIMD16<Float>>, into out: UnsafeMutablePointer<SIMD16<Float>>, _ w: Int, _ h: Int) {
-        let row = UnsafeMutablePointer<SIMD16<Float>>.allocate(capacity: w * h)
-        defer { row.deallocate() }
-        for j in 0..<h {
-            for i in 0..<w {
-                var s = v[j * w + i]
-                if i > 0 { s += v[j * w + i - 1] }
-                if i + 1 < w { s += v[j * w + i + 1] }
-                row[j * w + i] = s
+    /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
+    /// `row` one cell row at a time; bands of rows in parallel.
+    private static func boxed3<V: SIMD>(
+        _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
+    ) where V.Scalar == Float {
+        let bandRows = 16
+        parallelFor((h + bandRows - 1) / bandRows, threads: threads) { band in
+            let j0 = band * bandRows
+            let j1 = min(h, j0 + bandRows)
+            let first = max(0, j0 - 1)
+            let last = min(h - 1, j1)
+            // Horizontal sums of rows first ... last, then one vertical sum row.
+            let across = UnsafeMutablePointer<V>.allocate(capacity: (last - first + 1) * w)
+            let sums = UnsafeMutablePointer<V>.allocate(capacity: w)
+            let cells = UnsafeMutablePointer<V>.allocate(capacity: w)
+            defer {
+                across.deallocate()
+                sums.deallocate()
+                cells.deallocate()
             }
-        }
-        for j in 0..<h {
-            for i in 0..<w {
-                var s = row[j * w + i]
-                if j > 0 { s += row[(j - 1) * w + i] }
-                if j + 1 < h { s += row[(j + 1) * w + i] }
-                out[j * w + i] = s
+            for j in first...last {
+                for i in 0..<w { cells[i] = element(j * w + i) }
+                let target = across + (j - first) * w
+                for i in 0..<w {
+                    var s = cells[i]
+                    if i > 0 { s += cells[i - 1] }
+                    if i + 1 < w { s += cells[i + 1] }
+                    target[i] = s
+                }
+            }
+            for j in j0..<j1 {
+                let middle = across + (j - first) * w
+                for i in 0..<w {
+                    var s = middle[i]
+                    if j > 0 { s += middle[i - w] }
+                    if j + 1 < h { s += middle[i + w] }
+                    sums[i] = s
+                }
+                row(j, sums)
             }
         }
     }
 
     /// Each picture pixel: the bilinear model applied to its √colour, clamped to the range of the
-    /// 2 × 2 map values around it.
+    /// 2 × 2 map values around it. Separable: the map rows a band needs are first interpolated to
+    /// picture columns (coefficients and range as six planes), then each picture row blends two of
+    /// them eight pixels at a time.
     private static func apply(
         _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
@@ -217,45 +244,89 @@ public enum DisparityUpsampler {
             let i = min(max(Int(u.rounded(.down)), 0), w - 1)
             columns[x] = (Int32(i), i + 1 < w ? min(max(u - Float(i), 0), 1) : 0)
         }
+        @Sendable func mapRow(_ y: Int) -> (j0: Int, j1: Int, fy: Float) {
+            let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
+            let j0 = min(max(Int(v.rounded(.down)), 0), h - 1)
+            let j1 = min(j0 + 1, h - 1)
+            return (j0, j1, j1 > j0 ? min(max(v - Float(j0), 0), 1) : 0)
+        }
         let cols = Shared(columns)
         let coef = Shared(coefficients)
         let map = Shared(p)
         let source = Shared(UnsafeMutablePointer(mutating: g))
         let bandRows = 16
+        let stride = W + 8
         return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
             let o = Shared(buffer.baseAddress!)
             parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
-                let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w + 1)
-                let range = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: w + 1)
-                let colour = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
-                defer {
-                    row.deallocate()
-                    range.deallocate()
-                    colour.deallocate()
-                }
-                for y in (band * bandRows)..<min(H, band * bandRows + bandRows) {
-                    let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
-                    let j0 = min(max(Int(v.rounded(.down)), 0), h - 1)
-                    let j1 = min(j0 + 1, h - 1)
-                    let fy = j1 > j0 ? min(max(v - Float(j0), 0), 1) : 0
-                    for i in 0..<w {
-                        let top = coef.p[j0 * w + i]
-                        row[i] = top + fy * (coef.p[j1 * w + i] - top)
-                        let d0 = map.p[j0 * w + i]
-                        let d1 = map.p[j1 * w + i]
-                        range[i] = SIMD2(min(d0, d1), max(d0, d1))
-                    }
-                    row[w] = row[w - 1]
-                    range[w] = range[w - 1]
-                    sqrtRow(source.p + y * W * 3, count: W * 3, into: colour)
+                let y0 = band * bandRows
+                let y1 = min(H, y0 + bandRows)
+                let first = mapRow(y0).j0
+                let last = mapRow(y1 - 1).j1
+                // Per map row: a.r, a.g, a.b, b, low, high at every picture column.
+                let rows = UnsafeMutablePointer<Float>.allocate(capacity: (last - first + 1) * 6 * stride)
+                defer { rows.deallocate() }
+                for j in first...last {
+                    let plane = rows + (j - first) * 6 * stride
                     for x in 0..<W {
                         let (i32, fx) = cols.p[x]
                         let i = Int(i32)
-                        let a = row[i] + fx * (row[i + 1] - row[i])
-                        let value = a.x * colour[3 * x] + a.y * colour[3 * x + 1] + a.z * colour[3 * x + 2] + a.w
-                        let lo = min(range[i].x, range[i + 1].x)
-                        let hi = max(range[i].y, range[i + 1].y)
-                        o.p[y * W + x] = value.isNaN ? lo : min(max(value, lo), hi)
+                        let i1 = min(i + 1, w - 1)
+                        let c0 = coef.p[j * w + i]
+                        let c = c0 + fx * (coef.p[j * w + i1] - c0)
+                        plane[x] = c.x
+                        plane[stride + x] = c.y
+                        plane[2 * stride + x] = c.z
+                        plane[3 * stride + x] = c.w
+                        let d0 = map.p[j * w + i]
+                        let d1 = map.p[j * w + i1]
+                        plane[4 * stride + x] = min(d0, d1)
+                        plane[5 * stride + x] = max(d0, d1)
+                    }
+                    for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
+                }
+                for y in y0..<y1 {
+                    let (j0, j1, fy) = mapRow(y)
+                    let top = rows + (j0 - first) * 6 * stride
+                    let bottom = rows + (j1 - first) * 6 * stride
+                    let f = SIMD8<Float>(repeating: fy)
+                    @inline(__always) func blend(_ k: Int, _ x: Int) -> SIMD8<Float> {
+                        let t = load8(top + k * stride + x)
+                        return t + f * (load8(bottom + k * stride + x) - t)
+                    }
+                    var x = 0
+                    while x < W {
+                        let n = min(8, W - x)
+                        let c = source.p + (y * W + x) * 3
+                        var red = SIMD8<Float>()
+                        var green = SIMD8<Float>()
+                        var blue = SIMD8<Float>()
+                        if n == 8 {
+                            red = strided(c)
+                            green = strided(c + 1)
+                            blue = strided(c + 2)
+                        } else {
+                            for k in 0..<n {
+                                red[k] = c[3 * k]
+                                green[k] = c[3 * k + 1]
+                                blue[k] = c[3 * k + 2]
+                            }
+                        }
+                        // √ of linear light, negatives counting as 0.
+                        red = vsqrt(vmax(red, SIMD8()))
+                        green = vsqrt(vmax(green, SIMD8()))
+                        blue = vsqrt(vmax(blue, SIMD8()))
+                        let value = blend(0, x) * red + blend(1, x) * green + blend(2, x) * blue + blend(3, x)
+                        let low = vmin(load8(top + 4 * stride + x), load8(bottom + 4 * stride + x))
+                        let high = vmax(load8(top + 5 * stride + x), load8(bottom + 5 * stride + x))
+                        // vmax keeps its first argument when either is NaN: a NaN model gives `low`.
+                        let clamped = vmin(vmax(low, value), high)
+                        if n == 8 {
+                            store8(o.p + y * W + x, clamped)
+                        } else {
+                            for k in 0..<n { o.p[y * W + x + k] = clamped[k] }
+                        }
+                        x += 8
                     }
                 }
             }

@@ -24,9 +24,17 @@ struct BenchCommand: ParsableCommand {
 
         @Option(help: "Frames per measurement.") var frames: Int = 8
         @Option(help: "Sizes to measure, e.g. 1280x720,1920x1080.") var sizes: String = "1280x720,1920x1080"
+        @Option(help: "Qualities to measure: preview, export or both, comma-separated.") var quality: String = "preview,export"
         @Flag(help: "Print the results as JSON.") var json = false
 
         func run() throws {
+            FrameLoopMemory.keepFreedMemory()
+            let qualities = try quality.split(separator: ",").map { name in
+                guard let q = RenderQuality(rawValue: String(name)) else {
+                    throw ValidationError("--quality: \(name) is not preview or export")
+                }
+                return q
+            }
             var rows: [InspectValue] = []
             for size in sizes.split(separator: ",") {
                 let parts = size.split(separator: "x").compactMap { Int($0) }
@@ -34,7 +42,7 @@ struct BenchCommand: ParsableCommand {
                 let scene = try DemoScene(options: .init(width: parts[0], height: parts[1], seconds: max(1, Double(frames) / 30 + 0.2)))
                 let inputs = (0..<frames).map { scene.frame($0) }
                 let peer = try gblurMilliseconds(inputs.map(\.picture))
-                for quality in RenderQuality.allCases {
+                for quality in qualities {
                     let renderer = BokehRenderer(quality: quality)
                     let lens = LensModel(focalLength35mm: 26, fNumber: 2, width: parts[0])
                     var times: [Double] = []

@@ -45,6 +45,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        FrameLoopMemory.keepFreedMemory()
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
         let plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))

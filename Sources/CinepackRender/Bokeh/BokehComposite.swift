@@ -296,11 +296,15 @@ extension BokehEngine {
                         let outR = front.r * scale + through * behindR
                         let outG = front.g * scale + through * behindG
                         let outB = front.b * scale + through * behindB
-                        for k in 0..<n {
-                            let p = (y * W + x0 + k) * 3
-                            out[p] = outR[k]
-                            out[p + 1] = outG[k]
-                            out[p + 2] = outB[k]
+                        if n == 8 {
+                            storeInterleaved(out + (y * W + x0) * 3, outR, outG, outB)
+                        } else {
+                            for k in 0..<n {
+                                let p = (y * W + x0 + k) * 3
+                                out[p] = outR[k]
+                                out[p + 1] = outG[k]
+                                out[p + 2] = outB[k]
+                            }
                         }
                     } else if let layers = target.layers {
                         let plane = W * H

@@ -43,12 +43,15 @@ public struct BokehRenderer: Sendable {
     /// upsampled edge-aware, guided by the picture (`DisparityUpsampler`). `focusDisparity` in
     /// diopters; `lens` gives the f-number, focal length and output width (normally the picture's).
     public func render(picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
+        var clock = PassClock()
         let full: [Float]
         if disparity.width == picture.width && disparity.height == picture.height {
             full = DisparityUpsampler.filled(disparity.values, width: disparity.width, height: disparity.height)
         } else {
             full = DisparityUpsampler.upsample(disparity, guide: picture, threads: threads)
         }
+        clock.lap("disparity \(disparity.width)x\(disparity.height) to picture")
+        clock.report()
         return render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens)
     }
 

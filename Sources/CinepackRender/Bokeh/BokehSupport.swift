@@ -367,6 +367,13 @@ struct PassClock {
     return r
 }
 
+/// Lane-wise square root (`SIMD8.squareRoot()` calls `sqrtf` once per lane here).
+@inline(__always) func vsqrt(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    var r = v
+    for i in 0..<8 { r[i] = v[i].squareRoot() }
+    return r
+}
+
 @inline(__always) func vsaturate(_ v: SIMD8<Float>) -> SIMD8<Float> { vmin(vmax(SIMD8(), v), SIMD8(repeating: 1)) }
 @inline(__always) func vsaturate(_ v: SIMD4<Float>) -> SIMD4<Float> { vmin(vmax(SIMD4(), v), SIMD4(repeating: 1)) }
 @inline(__always) func vabs(_ v: SIMD8<Float>) -> SIMD8<Float> { vmax(v, -v) }
@@ -385,6 +392,16 @@ struct PassClock {
 }
 
 @inline(__always) func hmax(_ v: SIMD8<Float>) -> Float { Swift.max(hmax(v.lowHalf), hmax(v.highHalf)) }
+
+/// Eight RGB pixels stored interleaved (the inverse of `strided`); the vectors are complete before
+/// the first store, so the optimiser does not scalarise their computation into a lane loop.
+@inline(__always) func storeInterleaved(_ p: UnsafeMutablePointer<Float>, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) {
+    for i in 0..<8 {
+        p[3 * i] = r[i]
+        p[3 * i + 1] = g[i]
+        p[3 * i + 2] = b[i]
+    }
+}
 
 /// Eight floats 3 apart (one channel of interleaved RGB).
 @inline(__always) func strided(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
