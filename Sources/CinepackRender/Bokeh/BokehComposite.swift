@@ -112,38 +112,68 @@ extension BokehEngine {
             if needFull {
                 scratch.base.update(repeating: 0, count: scratch.planeSize * FullPlane.count)
                 nearGroupMax.update(repeating: 0, count: groupRows * 2)
-                // Beyond the frame the picture repeats its edge (as the reference assumes).
+                // Beyond the frame the picture repeats its edge (as the reference assumes). Eight
+                // pixels at a time; the level-0 share of a radius is the schedule's weight for
+                // level 0, saturate((r0 − ρ) / (blend · r0)).
+                let r0f = schedule.r0
+                let shareScale = 1 / (BokehSchedule.blend * r0f)
+                let onlyLevel0 = schedule.levels == 0
                 for sy in -pad..<(Tile.pixels + pad) {
                     let y = min(max(y0t + sy, 0), H - 1)
-                    for sx in -pad..<(Tile.pixels + pad) {
-                        let x = min(max(x0t + sx, 0), W - 1)
-                        let p = y * W + x
-                        let r = radius.signed(disparity[p])
-                        let c = fineRadius(abs(r))
-                        let mn = nearMembership(r)
-                        let mf = 1 - mn
-                        let q = scratch.index(sx, sy)
-                        let ia = DiskArea.inverse(c, fineArea)
-                        f.farR[q] = mf * picture[p * 3]
-                        f.farG[q] = mf * picture[p * 3 + 1]
-                        f.farB[q] = mf * picture[p * 3 + 2]
-                        f.farA[q] = mf
-                        f.farC[q] = c
-                        f.farI[q] = ia
-                        if mn > 0 {
-                            let share = schedule.weight(abs(r), level: 0)
-                            if share > 0 {
-                                let m = mn * share
-                                f.nearR[q] = m * picture[p * 3]
-                                f.nearG[q] = m * picture[p * 3 + 1]
-                                f.nearB[q] = m * picture[p * 3 + 2]
-                                f.nearA[q] = m
-                                f.nearC[q] = c
-                                f.nearI[q] = ia
-                                let g = (sy + pad) * 2 + min(1, max(0, sx / 8))
-                                nearGroupMax[g] = max(nearGroupMax[g], c + 0.5)
+                    var sx = -pad
+                    while sx < Tile.pixels + pad {
+                        let n = min(8, Tile.pixels + pad - sx)
+                        let x = x0t + sx
+                        var d = SIMD8<Float>()
+                        var red = SIMD8<Float>()
+                        var green = SIMD8<Float>()
+                        var blue = SIMD8<Float>()
+                        if x >= 0 && x + 8 <= W {
+                            let p = y * W + x
+                            d = load8(UnsafeMutablePointer(mutating: disparity + p))
+                            red = strided(picture + 3 * p)
+                            green = strided(picture + 3 * p + 1)
+                            blue = strided(picture + 3 * p + 2)
+                        } else {
+                            for k in 0..<8 {
+                                let p = y * W + min(max(x + k, 0), W - 1)
+                                d[k] = disparity[p]
+                                red[k] = picture[3 * p]
+                                green[k] = picture[3 * p + 1]
+                                blue[k] = picture[3 * p + 2]
                             }
                         }
+                        let r = radius.signed(d)
+                        let a = vabs(r)
+                        let c = fineRadius(a)
+                        let mn = vsaturate((-r - 0.25) * 2)
+                        let mf = 1 - mn
+                        let ia = map8(c) { DiskArea.inverse($0, fineArea) }
+                        let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
+                        let q = scratch.index(sx, sy)
+                        let farR = mf * red
+                        let farG = mf * green
+                        let farB = mf * blue
+                        let reach = c + 0.5
+                        for k in 0..<n {
+                            f.farR[q + k] = farR[k]
+                            f.farG[q + k] = farG[k]
+                            f.farB[q + k] = farB[k]
+                            f.farA[q + k] = mf[k]
+                            f.farC[q + k] = c[k]
+                            f.farI[q + k] = ia[k]
+                            if m[k] > 0 {
+                                f.nearR[q + k] = m[k] * red[k]
+                                f.nearG[q + k] = m[k] * green[k]
+                                f.nearB[q + k] = m[k] * blue[k]
+                                f.nearA[q + k] = m[k]
+                                f.nearC[q + k] = c[k]
+                                f.nearI[q + k] = ia[k]
+                                let g = (sy + pad) * 2 + min(1, max(0, (sx + k) / 8))
+                                nearGroupMax[g] = max(nearGroupMax[g], reach[k])
+                            }
+                        }
+                        sx += 8
                     }
                 }
             }
@@ -229,7 +259,7 @@ extension BokehEngine {
                         let base = f.farR
                         if topFar >= 0 {
                             let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
-                            far0 = withTaps(Int(topFar.rounded(.up))) {
+                            far0 = withTaps(within: fineReach(topFar)) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
                                     inverseArea: ia,
@@ -238,7 +268,7 @@ extension BokehEngine {
                         }
                         if topFill >= 0 {
                             let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
-                            fill0 = withTaps(Int(topFill.rounded(.up))) {
+                            fill0 = withTaps(within: fineReach(topFill)) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
@@ -249,7 +279,7 @@ extension BokehEngine {
                             reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
                         }
                         if reach > 0 {
-                            front = withTaps(Int(reach.rounded(.up))) {
+                            front = withTaps(within: fineReach(reach)) {
                                 gatherNear(
                                     f.nearR + idx, planeSize: scratch.planeSize, stride: scratch.stride,
                                     taps: $0, profile: .fine)
@@ -329,6 +359,11 @@ extension BokehEngine {
             }
         }
     }
+
+    /// Tap reach of a full-resolution gather whose largest radius plus half a pixel is `top`: the
+    /// fine profile reaches half a pixel further, and the exact pixel overlap of small disks
+    /// always takes the 3 × 3 neighbourhood.
+    @inline(__always) func fineReach(_ top: Float) -> Float { max(top + 0.5, 1.5) }
 
     /// The coarse levels (1-based) radii in `low ... high` read.
     func levelRange(_ low: Float, _ high: Float, present: Bool = true) -> Range<Int> {

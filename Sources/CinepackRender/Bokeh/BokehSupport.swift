@@ -227,13 +227,18 @@ enum DiskTaps {
     }
 
     static let maxRadius = 12
-    static let table: [[Tap]] = (0...maxRadius).map { r in
+    /// Quarter-pixel steps of the reach: `table[k]` holds the taps closer than k / 4, up to
+    /// `maxRadius + 0.5` (a disk no larger than a profile needs, so no tap of zero weight is
+    /// visited in a ring up to a pixel wide).
+    static let steps = 4 * maxRadius + 2
+    static let table: [[Tap]] = (0...steps).map { k in
+        let limit = Float(k) / 4
         var taps: [Tap] = []
-        for dy in -r...r {
-            for dx in -r...r {
+        for dy in -maxRadius...maxRadius {
+            for dx in -maxRadius...maxRadius {
                 let d = Float(dx * dx + dy * dy).squareRoot()
                 let ring = Int32(dx * dx + dy * dy > 2 ? 3 : dx * dx + dy * dy)
-                if d < Float(r) + 0.5 { taps.append(Tap(dx: Int32(dx), dy: Int32(dy), half: 0.5 - d, ring: ring)) }
+                if d < limit { taps.append(Tap(dx: Int32(dx), dy: Int32(dy), half: 0.5 - d, ring: ring)) }
             }
         }
         return taps
