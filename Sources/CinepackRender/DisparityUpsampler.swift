@@ -70,25 +70,34 @@ public enum DisparityUpsampler {
         let out = UnsafeMutablePointer<Float>.allocate(capacity: w * h * 3)
         let o = Shared(out)
         let source = Shared(UnsafeMutablePointer(mutating: g))
+        // Column spans are the same for every row of cells.
+        let columns = (0..<w).map { span($0, w, W) }
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
+            // The rows' √colour summed column by column, then each cell's columns.
             let row = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
-            let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+            let sums = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
             defer {
                 row.deallocate()
                 sums.deallocate()
             }
-            sums.initialize(repeating: .zero, count: w)
+            sums.initialize(repeating: 0, count: W * 3 + 8)
             for y in rows {
                 sqrtRow(source.p + y * W * 3, count: W * 3, into: row)
-                for i in 0..<w {
-                    var s = SIMD4<Float>.zero
-                    for x in span(i, w, W) { s += SIMD4(row[3 * x], row[3 * x + 1], row[3 * x + 2], 1) }
-                    sums[i] += s
+                var k = 0
+                while k + 8 <= W * 3 {
+                    store8(sums + k, load8(sums + k) + load8(row + k))
+                    k += 8
+                }
+                while k < W * 3 {
+                    sums[k] += row[k]
+                    k += 1
                 }
             }
             for i in 0..<w {
-                let s = sums[i] / sums[i].w
+                var s = SIMD3<Float>.zero
+                for x in columns[i] { s += SIMD3(sums[3 * x], sums[3 * x + 1], sums[3 * x + 2]) }
+                s /= Float(rows.count * columns[i].count)
                 o.p[(j * w + i) * 3] = s.x
                 o.p[(j * w + i) * 3 + 1] = s.y
                 o.p[(j * w + i) * 3 + 2] = s.z
