@@ -63,7 +63,12 @@ public struct RenderPlan: Sendable {
 
     /// Renders source frame `n` from its picture (8- or 16-bit RGB) to an 8-bit sRGB picture.
     public func render(picture: PixelImage, sourceFrame n: Int, renderer: BokehRenderer) throws(FormatError) -> PixelImage {
-        let map = try movie.disparityMap(n)
+        render(picture: picture, disparity: try movie.disparityMap(n), sourceFrame: n, renderer: renderer)
+    }
+
+    /// The same with the frame's disparity map already read (no file access: a pipeline can read
+    /// the next frame meanwhile).
+    public func render(picture: PixelImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         let linear = SRGB.linear(picture)
         let out = renderer.render(picture: linear, disparity: map, focusDisparity: focusDisparity(sourceFrame: n), lens: lens)
         return SRGB.picture(out)

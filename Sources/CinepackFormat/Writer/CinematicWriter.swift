@@ -52,6 +52,8 @@ public struct CinematicWriterConfiguration: Sendable {
     public var audio: CarriedTrack?
     /// zlib level for PNG samples (1 fastest … 9 smallest).
     public var compressionLevel: Int32 = 6
+    /// PNG row filters for encoded pictures (adaptive: smallest files; one fixed filter: faster).
+    public var pictureFilter: PNGFilterStrategy = .adaptive
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -315,7 +317,9 @@ public final class CinematicWriter {
             guard picture.layout == .rgb || picture.layout == .rgba else {
                 throw FormatError("frame \(frame): the picture must be RGB or RGBA, not \(picture.layout)")
             }
-            do { return try PNGEncoder.encode(picture, compressionLevel: configuration.compressionLevel) } catch {
+            do {
+                return try PNGEncoder.encode(picture, filter: configuration.pictureFilter, compressionLevel: configuration.compressionLevel)
+            } catch {
                 throw FormatError("frame \(frame): \(error)")
             }
         case .raw:

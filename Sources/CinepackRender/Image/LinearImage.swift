@@ -65,10 +65,42 @@ public enum SRGB {
 
     /// Back to an 8-bit sRGB picture, rounded to nearest.
     public static func picture(_ image: LinearImage) -> PixelImage {
-        var out = [UInt8](repeating: 0, count: image.values.count)
-        for i in 0..<image.values.count { out[i] = UInt8((fromLinear(image.values[i]) * 255).rounded()) }
+        let count = image.values.count
+        let rows = max(1, image.height)
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let target = Shared(buffer.baseAddress!)
+            image.values.withUnsafeBufferPointer { values in
+                let source = Shared(UnsafeMutablePointer(mutating: values.baseAddress!))
+                let perRow = count / rows
+                parallelFor(rows, threads: nil) { y in
+                    let end = y == rows - 1 ? count : (y + 1) * perRow
+                    for i in (y * perRow)..<end { target.p[i] = code8(source.p[i]) }
+                }
+            }
+            initialized = count
+        }
         // Sizes always match, so this cannot fail.
         return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
+    }
+
+    /// The 8-bit code of a linear value: the same as rounding `fromLinear(v) · 255`, found without
+    /// `pow` from the 255 linear values where the code steps up (`thresholds`). The unit interval
+    /// is cut into `bins` equal bins, fine enough that no bin holds two thresholds, so a bin's
+    /// first code and one comparison give the answer.
+    @inline(__always) static func code8(_ v: Float) -> UInt8 {
+        guard v > 0 else { return 0 }
+        guard v < 1 else { return 255 }
+        let first = binCodes[Int(v * Float(bins))]
+        return v >= thresholds[Int(first)] ? first + 1 : first
+    }
+
+    static let bins = 8192
+    /// Linear value at which code k + 1 starts (code k below it), k = 0 … 254; then +∞.
+    static let thresholds: [Float] = (0..<255).map { toLinear((Float($0) + 0.5) / 255) } + [.infinity]
+    /// Code at the start of each bin.
+    static let binCodes: [UInt8] = (0...bins).map { i in
+        let v = Float(i) / Float(bins)
+        return UInt8(thresholds.firstIndex { $0 > v }!)
     }
 }
 
