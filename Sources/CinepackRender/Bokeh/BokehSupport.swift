@@ -50,10 +50,40 @@ final class Planes: @unchecked Sendable {
         self.count = count
         stride = (pad + ((width + 7) & ~7) + pad + 8 + 7) & ~7
         rows = height + 2 * pad
-        base = zeroed(Float.self, stride * rows * count)
+        bytes = stride * rows * count * MemoryLayout<Float>.stride
+        base = Self.allocate(bytes)
     }
 
-    deinit { free(base) }
+    private let bytes: Int
+
+    deinit { Self.deallocate(base, bytes) }
+
+    /// Large plane sets (a level's) are mapped directly and offered huge pages: the gathers read
+    /// a dozen planes at once, and 4 KiB pages would cost a TLB miss per plane per row.
+    private static let hugeThreshold = 4 << 20
+
+    private static func allocate(_ bytes: Int) -> UnsafeMutablePointer<Float> {
+        #if os(Linux)
+            if bytes >= hugeThreshold {
+                let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                if let address, address != MAP_FAILED {
+                    _ = madvise(address, bytes, 14)  // MADV_HUGEPAGE; a hint, ignored where unsupported
+                    return address.bindMemory(to: Float.self, capacity: bytes / MemoryLayout<Float>.stride)
+                }
+            }
+        #endif
+        return zeroed(Float.self, bytes / MemoryLayout<Float>.stride)
+    }
+
+    private static func deallocate(_ base: UnsafeMutablePointer<Float>, _ bytes: Int) {
+        #if os(Linux)
+            if bytes >= hugeThreshold {
+                munmap(base, bytes)
+                return
+            }
+        #endif
+        free(base)
+    }
 
     var planeSize: Int { stride * rows }
 
