@@ -220,24 +220,8 @@ extension BokehEngine {
                 var x0 = x0t
                 while x0 < x1t {
                     let n = min(8, x1t - x0)
-                    var d = SIMD8<Float>(repeating: radius.focus)
-                    var red = SIMD8<Float>()
-                    var green = SIMD8<Float>()
-                    var blue = SIMD8<Float>()
                     let p0 = y * W + x0
-                    if n == 8 {
-                        d = load8(UnsafeMutablePointer(mutating: disparity + p0))
-                        red = strided(picture + 3 * p0)
-                        green = strided(picture + 3 * p0 + 1)
-                        blue = strided(picture + 3 * p0 + 2)
-                    } else {
-                        for k in 0..<n {
-                            d[k] = disparity[p0 + k]
-                            red[k] = picture[(p0 + k) * 3]
-                            green[k] = picture[(p0 + k) * 3 + 1]
-                            blue[k] = picture[(p0 + k) * 3 + 2]
-                        }
-                    }
+                    let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
                     let r = radius.signed(d)
                     let a = vabs(r)
                     let mn = vsaturate((-r - 0.25) * 2)

@@ -280,56 +280,6 @@ final class BokehLevel: @unchecked Sendable {
         return (i, i + 1 < count ? min(max(u - Float(i), 0), 1) : 0)
     }
 
-    /// Bilinear upsampling of cell row `j` (weight `fy` to the next) of `quads` to picture columns
-    /// `x0 ..< x0 + count`, as four SoA rows of `Tile.pixels` floats at `target`.
-    @inline(__always) func upsample(_ quads: Quads, row j: Int, _ fy: Float, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>)
-    {
-        let dj = j + 1 < height ? width : 0
-        let base = quads.p + j * width
-        for k in 0..<count {
-            let x = x0 + k
-            let i = Int(column[x])
-            let fx = columnWeight[x]
-            let q = base + i
-            let di = i + 1 < width ? 1 : 0
-            let top = q[0] + fx * (q[di] - q[0])
-            let bottom = q[dj] + fx * (q[dj + di] - q[dj])
-            let v = top + fy * (bottom - top)
-            target[k] = v.x
-            target[k + Tile.pixels] = v.y
-            target[k + 2 * Tile.pixels] = v.z
-            target[k + 3 * Tile.pixels] = v.w
-        }
-    }
-
-    /// Cell row `j` of `quads` interpolated to picture columns `x0 ..< x0 + count`, as four SoA
-    /// rows of `Tile.pixels` floats at `target`.
-    @inline(__always) func interpolateRow(_ quads: Quads, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
-        let base = quads.p + j * width
-        for k in 0..<count {
-            let x = x0 + k
-            let i = Int(column[x])
-            let fx = columnWeight[x]
-            let q = base + i
-            let v = q[0] + fx * (q[i + 1 < width ? 1 : 0] - q[0])
-            target[k] = v.x
-            target[k + Tile.pixels] = v.y
-            target[k + 2 * Tile.pixels] = v.z
-            target[k + 3 * Tile.pixels] = v.w
-        }
-    }
-
-    /// Bilinear read of `quads` at picture column `x`, between cell rows `j` and `j + 1` (weight `fy`).
-    @inline(__always) func sample(_ quads: Quads, x: Int, row j: Int, _ fy: Float) -> SIMD4<Float> {
-        let i = Int(column[x])
-        let fx = columnWeight[x]
-        let q = quads.p + j * width + i
-        let di = i + 1 < width ? 1 : 0
-        let dj = j + 1 < height ? width : 0
-        let top = q[0] + fx * (q[di] - q[0])
-        let bottom = q[dj] + fx * (q[dj + di] - q[dj])
-        return top + fy * (bottom - top)
-    }
 }
 
 /// Pointers to the planes of a level, fetched once per task.

@@ -438,6 +438,30 @@ struct PassClock {
     }
 }
 
+/// Disparity and colour (interleaved RGB) of `count` ≤ 8 consecutive pixels from index `p0`, as
+/// lanes; lanes past `count` hold `fill` disparity and black.
+@inline(__always) func loadPixels8(
+    _ picture: UnsafePointer<Float>, _ disparity: UnsafePointer<Float>, at p0: Int, count: Int, fill: Float
+) -> (d: SIMD8<Float>, r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>) {
+    if count == 8 {
+        return (
+            UnsafeRawPointer(disparity + p0).loadUnaligned(as: SIMD8<Float>.self), strided(picture + 3 * p0),
+            strided(picture + 3 * p0 + 1), strided(picture + 3 * p0 + 2)
+        )
+    }
+    var d = SIMD8<Float>(repeating: fill)
+    var r = SIMD8<Float>()
+    var g = SIMD8<Float>()
+    var b = SIMD8<Float>()
+    for k in 0..<count {
+        d[k] = disparity[p0 + k]
+        r[k] = picture[3 * (p0 + k)]
+        g[k] = picture[3 * (p0 + k) + 1]
+        b[k] = picture[3 * (p0 + k) + 2]
+    }
+    return (d, r, g, b)
+}
+
 /// Eight floats 3 apart (one channel of interleaved RGB).
 @inline(__always) func strided(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
     SIMD8(p[0], p[3], p[6], p[9], p[12], p[15], p[18], p[21])

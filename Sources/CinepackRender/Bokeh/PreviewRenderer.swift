@@ -208,23 +208,7 @@ private struct PreviewUpsampler: @unchecked Sendable {
         while x < W {
             let n = min(8, W - x)
             let p0 = y * W + x
-            var d = SIMD8<Float>(repeating: radius.focus)
-            var red = SIMD8<Float>()
-            var green = SIMD8<Float>()
-            var blue = SIMD8<Float>()
-            if n == 8 {
-                d = load8(disparity + p0)
-                red = strided(picture + 3 * p0)
-                green = strided(picture + 3 * p0 + 1)
-                blue = strided(picture + 3 * p0 + 2)
-            } else {
-                for k in 0..<n {
-                    d[k] = disparity[p0 + k]
-                    red[k] = picture[3 * (p0 + k)]
-                    green[k] = picture[3 * (p0 + k) + 1]
-                    blue[k] = picture[3 * (p0 + k) + 2]
-                }
-            }
+            let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
             @inline(__always) func near(_ c: Int) -> SIMD8<Float> {
                 let t = load8(top + c * stride + x)
                 return t + vy * (load8(bottom + c * stride + x) - t)
