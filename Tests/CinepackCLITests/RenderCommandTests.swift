@@ -61,6 +61,28 @@ import Testing
         }
     }
 
+    /// The movie's frames (decoded, rendered and written by overlapping stages) are the stills of
+    /// the same frames, in order, byte for byte: the renderer is deterministic.
+    @Test func movieFramesAreTheStillsInOrder() throws {
+        let (dir, path) = try Self.clip()
+        let out = dir.file("out.mov")
+        let result = try CLI.run(["render", path, "-o", out, "--f-number", "1.4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let movie = try Movie.read(path: out)
+        let samples = movie.tracks[0].samples
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        for frame in [0, 1, 7, 14] {
+            let still = dir.file("still\(frame).png")
+            let made = try CLI.run(["render", path, "--at", "\(frame)f", "-o", still, "--f-number", "1.4"])
+            #expect(made.status == 0, "\(made.stderr)")
+            let info = try #require(samples.sample(at: frame))
+            let sample = Array(bytes[Int(info.offset)..<Int(info.offset) + Int(info.size)])
+            let fromMovie = try PNGDecoder.decode(sample)
+            let fromStill = try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: still))))
+            #expect(fromMovie == fromStill, "frame \(frame)")
+        }
+    }
+
     @Test func h264GoesThroughFFmpeg() throws {
         guard try Peers.available("ffmpeg"), try Peers.available("ffprobe") else { return }
         let (dir, path) = try Self.clip()

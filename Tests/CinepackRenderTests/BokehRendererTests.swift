@@ -1,4 +1,5 @@
 import CinepackFormat
+import TestSupport
 import Testing
 
 @testable import CinepackRender
@@ -117,6 +118,36 @@ import Testing
             let flatness = (middle.0 / Float(middle.1)) / (inner.0 / Float(inner.1))
             #expect(flatness > 0.85 && flatness < 1.15, "flatness \(flatness)")
         }
+    }
+
+    /// Sizes that are no multiple of a cell, a tile or a SIMD group (and both preview factors):
+    /// the render is finite, in-focus pixels are kept and a uniform picture stays uniform.
+    @Test(arguments: RenderQuality.allCases, [(33, 41), (95, 97), (101, 96), (130, 99), (257, 131)])
+    func anyPictureSize(quality: RenderQuality, size: (Int, Int)) {
+        let (w, h) = size
+        var rng = SeededGenerator(seed: UInt64(w * 1000 + h))
+        var picture = LinearImage(width: w, height: h, fill: 0.3)
+        var disparity = [Float](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                // In focus on the left, behind the focus plane (far field) on the right.
+                disparity[y * w + x] = x < w / 3 ? 1 : Float(rng.next() % 100) / 100
+                if x >= w / 3 { picture.setPixel(x, y, SIMD3(0.3, 0.3, 0.3)) }
+            }
+        }
+        let lens = RendererTestScene.lens(width: w, fNumber: 1.4)
+        let out = BokehRenderer(quality: quality).render(
+            picture: picture, fullResolutionDisparity: disparity, focusDisparity: 1, lens: lens)
+        #expect(out.width == w && out.height == h)
+        // Everything is the same grey: whatever the blur, it stays that grey.
+        #expect(out.values.allSatisfy { abs($0 - 0.3) < 1e-4 }, "\(w)×\(h)")
+        // A textured in-focus strip on the left is kept exactly: nothing behind it bleeds onto it.
+        for y in 0..<h { for x in 0..<(w / 3) { picture.setPixel(x, y, SIMD3(Float(x % 7) / 7, Float(y % 5) / 5, 0.5)) } }
+        let textured = BokehRenderer(quality: quality).render(
+            picture: picture, fullResolutionDisparity: disparity, focusDisparity: 1, lens: lens)
+        #expect(textured.values.allSatisfy { $0.isFinite })
+        let inside = (0..<h).flatMap { y in (0..<(w / 3)).map { (y, $0) } }
+        #expect(inside.allSatisfy { textured.pixel($0.1, $0.0) == picture.pixel($0.1, $0.0) }, "\(w)×\(h)")
     }
 
     @Test(arguments: RenderQuality.allCases)
