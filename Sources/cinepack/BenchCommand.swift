@@ -27,6 +27,10 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Qualities to measure: preview, export or both, comma-separated.") var quality: String = "preview,export"
         @Flag(help: "Print the results as JSON.") var json = false
 
+        func validate() throws {
+            guard (1...1000).contains(frames) else { throw ValidationError("--frames must be 1…1000 (got \(frames))") }
+        }
+
         func run() throws {
             FrameLoopMemory.keepFreedMemory()
             let qualities = try quality.split(separator: ",").map { name in

@@ -80,7 +80,7 @@ final class FFmpegEncoder {
         let url = URL(fileURLWithPath: path)
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid()).mov").path
         errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("cinepack-ffmpeg-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)  // FileHandle below reports a failure
         errors = try FileHandle(forWritingTo: errorsURL)
         var arguments = [
             "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-r", "\(rate.frames)/\(rate.seconds)",

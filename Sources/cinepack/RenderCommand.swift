@@ -74,7 +74,6 @@ struct RenderCommand: ParsableCommand {
         guard let rate = movie.frameRate else { throw CLIErrors.failure("\(file): frames are not evenly spaced") }
         let simpleProgram = edits.edl.sourceRanges.isEmpty && edits.edl.speedSegments.isEmpty && range == nil
         var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
-        let total = plan.outputFrames.count
         var done = 0
         if codec == "png" {
             let audio: CarriedTrack? =
