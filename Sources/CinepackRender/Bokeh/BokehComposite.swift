@@ -42,9 +42,10 @@ extension BokehEngine {
         let W = width
         let H = height
         // Full-resolution taps reach a pixel beyond the radius (the fine edge profile).
-        let r0 = Int(schedule.r0.rounded(.up)) + 1
+        let r0 = Int(max(schedule.r0, nearSchedule.r0).rounded(.up)) + 1
         let pad = r0 + 1
         let top0 = schedule.top(0)
+        let nearTop0 = nearSchedule.top(0)
         let scratch = Planes(width: Tile.pixels, height: Tile.pixels, pad: pad, count: FullPlane.count)
         let f = FullPointers(scratch)
         let groupRows = Tile.pixels + 2 * pad
@@ -76,7 +77,7 @@ extension BokehEngine {
             // Near samples small enough for level 0 in this tile or a neighbour.
             var near0 = false
             for y in max(0, ty - 1)...min(tilesY - 1, ty + 1) {
-                for x in max(0, tx - 1)...min(tilesX - 1, tx + 1) where tiles[y * tilesX + x].minNear < top0 { near0 = true }
+                for x in max(0, tx - 1)...min(tilesX - 1, tx + 1) where tiles[y * tilesX + x].minNear < nearTop0 { near0 = true }
             }
             // Coarse levels whose near field reaches this tile.
             var spill: UInt32 = 0
@@ -115,7 +116,7 @@ extension BokehEngine {
                 // Beyond the frame the picture repeats its edge (as the reference assumes). Eight
                 // pixels at a time; the level-0 share of a radius is the schedule's weight for
                 // level 0, saturate((r0 − ρ) / (blend · r0)).
-                let r0f = schedule.r0
+                let r0f = nearSchedule.r0
                 let shareScale = 1 / (BokehSchedule.blend * r0f)
                 let onlyLevel0 = schedule.levels == 0
                 for sy in -pad..<(Tile.pixels + pad) {

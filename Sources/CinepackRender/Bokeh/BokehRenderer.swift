@@ -332,7 +332,11 @@ final class BokehEngine: @unchecked Sendable {
     let height: Int
     let picture: UnsafePointer<Float>
     let disparity: UnsafePointer<Float>
+    /// Far field and fill; near samples follow `nearSchedule`, which keeps more of them at full
+    /// resolution: a near sample spills over sharp pixels, where the soft rim of a coarse level
+    /// would show.
     let schedule: BokehSchedule
+    let nearSchedule: BokehSchedule
     let radius: BlurRadius
     let threads: Int?
     let area = DiskArea.table
@@ -354,6 +358,7 @@ final class BokehEngine: @unchecked Sendable {
         self.picture = picture
         self.disparity = disparity
         schedule = BokehSchedule(quality: quality, width: width, height: height)
+        nearSchedule = BokehSchedule(quality: quality, width: width, height: height, nearField: true)
         radius = BlurRadius(half: 0.5 * radiusScale * lens.scale(focusDisparity: focus), focus: focus, limit: schedule.maxRadius)
         self.threads = threads
         tilesX = (width + Tile.pixels - 1) / Tile.pixels
@@ -584,7 +589,7 @@ final class BokehEngine: @unchecked Sendable {
                             o.nearB[q] = (mn * blue).sum() * inv
                             o.nearA[q] = nearA * inv
                             o.nearC[q] = nearC
-                            o.nearI[q] = DiskArea.inverse(nearC, area) * schedule.weight(cbar, level: 1)
+                            o.nearI[q] = DiskArea.inverse(nearC, area) * nearSchedule.weight(cbar, level: 1)
                             o.maxNear[q] = hmax(a * vpositive(mn))
                             for k in 0..<4 where mn[k] > 0 {
                                 bits |= self.levelBits(max(a[k], BokehSchedule.passThrough)) << MaskBit.fillShift
@@ -670,7 +675,7 @@ final class BokehEngine: @unchecked Sendable {
             store8(o.nearB + q, 0.25 * (k0.mn * k0.blue + k1.mn * k1.blue + k2.mn * k2.blue + k3.mn * k3.blue))
             store8(o.nearA + q, 0.25 * nearA)
             store8(o.nearC + q, nearC)
-            let schedule = self.schedule
+            let schedule = self.nearSchedule
             let levelShare = map8(cbar) { schedule.weight($0, level: 1) }
             store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * levelShare * vpositive(nearA))
             // Fill consumers: every near child, with radius max(a, 0.5).
@@ -812,7 +817,7 @@ final class BokehEngine: @unchecked Sendable {
             store8(o.nearB + q, inv * sum(quad(s.nearB)))
             store8(o.nearA + q, inv * sumNear)
             store8(o.nearC + q, nearC)
-            let schedule = self.schedule
+            let schedule = self.nearSchedule
             let l = level.level
             let share = map8(cbar) { schedule.weight($0, level: l) }
             store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * share * vpositive(sumNear))

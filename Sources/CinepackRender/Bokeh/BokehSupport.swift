@@ -279,7 +279,8 @@ enum DiskTaps {
 /// `r0`; level ℓ ≥ 1 (2^ℓ-times smaller) takes radii up to `rt · 2^ℓ`, i.e. at most `rt` cells, so
 /// the work per output pixel is bounded whatever the blur. Over the top quarter of a level's range
 /// the weight moves linearly to the next level: membership is continuous (no flicker when a
-/// radius crosses a boundary during a rack focus).
+/// radius crosses a boundary during a rack focus). The far and near fields each have one; at
+/// export the near field keeps larger circles at full resolution.
 struct BokehSchedule: Sendable {
     /// Top radius of level 0, full-resolution pixels.
     let r0: Float
@@ -291,10 +292,14 @@ struct BokehSchedule: Sendable {
     /// Radii at or below this (a blur circle under half a pixel across) pass the pixel through.
     static let passThrough: Float = 0.25
 
-    init(quality: RenderQuality, width: Int, height: Int) {
+    /// The schedule of a quality for the far field (and the fill behind near samples), or with
+    /// `nearField` for near samples spreading over what lies behind them.
+    init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false) {
         switch quality {
         case .export:
-            r0 = 3
+            // Far circles of 1.5–2 px radius already blend into half resolution, whose soft rim
+            // is invisible under the blur; near ones keep full resolution up to 3 px.
+            r0 = nearField ? 3 : 2
             rt = 6
         case .preview:
             r0 = 2
