@@ -297,9 +297,9 @@ struct BokehSchedule: Sendable {
     init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false) {
         switch quality {
         case .export:
-            // Far circles of 1.5–2 px radius already blend into half resolution, whose soft rim
-            // is invisible under the blur; near ones keep full resolution up to 3 px.
-            r0 = nearField ? 3 : 2
+            // Far circles from about 1.7 px of radius already blend into half resolution, whose
+            // soft rim is invisible under the blur; near ones keep full resolution up to 3 px.
+            r0 = nearField ? 3 : 2.25
             rt = 6
         case .preview:
             r0 = 2
