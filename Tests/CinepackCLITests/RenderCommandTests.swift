@@ -93,6 +93,73 @@ import Testing
         #expect(probe.text.contains("h264"))
     }
 
+    /// A corrupt picture or disparity sample part-way through: the error names the frame, nothing
+    /// is written and the source is byte-identical; a movie with no depth at all is refused.
+    @Test func corruptFramesAndMissingDepthLeaveNoOutput() throws {
+        let (dir, path) = try Self.clip()
+        let movie = try CinematicMovie.open(path: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (track, role) in [(movie.video, "video"), (try #require(movie.disparity), "disparity")] {
+            // Bytes in the middle of sample 9 flipped: its zlib stream or CRC no longer checks.
+            let info = try #require(track.samples.sample(at: 9))
+            var bytes = original
+            for k in 0..<16 { bytes[Int(info.offset) + Int(info.size) / 2 + k] ^= 0xA5 }
+            let broken = dir.file("broken-\(role).mov")
+            try bytes.write(to: URL(fileURLWithPath: broken))
+            let out = dir.file("out-\(role).mov")
+            let result = try CLI.run(["render", broken, "-o", out])
+            #expect(result.status == 1, "\(role): \(result.stderr)")
+            #expect(result.stderr.contains("\(role) frame 9"), "\(role): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: broken)) == bytes)
+        }
+        // Pictures without a disparity track.
+        let flat = dir.file("flat.mov")
+        let rate = try #require(FrameRate(frames: 30, per: 1))
+        let writer = try CinematicWriter(
+            path: flat,
+            configuration: CinematicWriterConfiguration(video: .encoded(.png, width: 32, height: 24, rate: rate), disparity: nil))
+        for _ in 0..<3 {
+            try writer.append(
+                picture: .image(try PixelImage(width: 32, height: 24, layout: .rgb, samples: [UInt8](repeating: 90, count: 32 * 24 * 3))),
+                disparity: nil, metadata: FrameMetadata())
+        }
+        try writer.finish()
+        let out = dir.file("out-flat.mov")
+        let result = try CLI.run(["render", flat, "-o", out])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("no disparity track"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// An H.264 source is decoded through ffmpeg. With every disparity at the focus (no metadata:
+    /// focus 0 D; maps all 0 D) nothing blurs, so each rendered frame is ffmpeg's own decode of it.
+    @Test func aForeignCodecSourceIsDecodedThroughFFmpeg() throws {
+        guard try Peers.available("ffmpeg") else { return }
+        let clip = try ClipFixture(frames: 1)
+        let input = clip.file("in.mp4")
+        _ = try FF.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "0.4", "-c:v", "libx264", "-pix_fmt", "yuv420p", input,
+        ])
+        try FileManager.default.createDirectory(atPath: clip.file("maps"), withIntermediateDirectories: true)
+        for n in 0..<10 {
+            let zero = try PixelImage(width: 80, height: 60, layout: .gray, samples: [UInt16](repeating: 0, count: 80 * 60))
+            try clip.write(PNGEncoder.encode(zero), to: clip.file(String(format: "maps/%04d.png", n)))
+        }
+        let packed = try clip.pack(["--video", input, "--disparity", "maps/%04d.png", "--disparity-range", "0:4"])
+        try #require(packed.status == 0, "\(packed.stderr)")
+        for frame in [0, 6] {
+            let still = clip.file("still\(frame).png")
+            let result = try CLI.run(["render", clip.output, "--at", "\(frame)f", "-o", still])
+            #expect(result.status == 0, "\(result.stderr)")
+            let rendered = try PNGDecoder.decode(clip.bytes(still))
+            let decoded = try FF.ffmpeg([
+                "-i", input, "-vf", "select=eq(n\\,\(frame))", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ])
+            #expect(rendered == (try PixelImage(width: 160, height: 120, layout: .rgb, samples: Array(decoded.stdout))), "frame \(frame)")
+        }
+    }
+
     @Test func badRequestsLeaveNoOutput() throws {
         let (dir, path) = try Self.clip()
         let out = dir.file("out.mov")
