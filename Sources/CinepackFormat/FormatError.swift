@@ -11,6 +11,16 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         FormatError(file.map { "\($0): \(error)" } ?? error.description)
     }
 
+    /// Any error met while handling `file`, as a FormatError: container errors name the file, a
+    /// FormatError passes unchanged.
+    public static func from(_ error: any Error, file: String? = nil) -> FormatError {
+        switch error {
+        case let error as FormatError: error
+        case let error as ContainerError: .container(error, file: file)
+        default: FormatError("\(error)")
+        }
+    }
+
     public static func spec(_ message: String, clause: String) -> FormatError {
         FormatError("\(message) (spec/format.md \(clause))")
     }

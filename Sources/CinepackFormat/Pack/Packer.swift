@@ -208,12 +208,8 @@ public enum Packer {
                 throw FormatError("\(role) \(path): the file has no \(kind.rawValue) track")
             }
             return CarriedTrack(movie: movie, track: track, source: source)
-        } catch let error as ContainerError {
-            throw .container(error, file: path)
-        } catch let error as FormatError {
-            throw error
         } catch {
-            throw FormatError("\(error)")
+            throw .from(error, file: path)
         }
     }
 }

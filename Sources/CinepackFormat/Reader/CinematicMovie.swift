@@ -147,12 +147,8 @@ public struct CinematicMovie: Sendable {
                     "\(path): disparity range \(q.minimum)…\(q.maximum) D is not valid (need 0 ≤ min < max)", clause: "§5")
             }
             return q
-        } catch let error as ContainerError {
-            throw .container(error, file: path)
-        } catch let error as FormatError {
-            throw error
         } catch {
-            throw FormatError("\(error)")
+            throw .from(error, file: path)
         }
     }
 

@@ -239,12 +239,8 @@ public final class CinematicWriter {
             }
             frames += 1
             try copyAudio(upTo: presentationEnd(index))
-        } catch let error as ContainerError {
-            throw .container(error)
-        } catch let error as FormatError {
-            throw error
         } catch {
-            throw FormatError("\(error)")
+            throw .from(error)
         }
     }
 
@@ -273,15 +269,9 @@ public final class CinematicWriter {
             return CinematicWriteSummary(
                 path: path, frames: frames, bytes: file.bytesWritten,
                 duration: MediaTime(value: video.totalDuration, timescale: Int32(clamping: timescale)))
-        } catch let error as ContainerError {
-            cancel()
-            throw .container(error)
-        } catch let error as FormatError {
-            cancel()
-            throw error
         } catch {
             cancel()
-            throw FormatError("\(error)")
+            throw .from(error)
         }
     }
 
