@@ -22,7 +22,10 @@ public struct ContainerError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// One line: what, where, why.
-    public var description: String {
+    public var description: String { Self.line(message, offset: offset, path: path, clause: clause) }
+
+    /// The one-line form every located error of the project uses: "what at byte N in box/path (clause)".
+    public static func line(_ message: String, offset: Int64?, path: String?, clause: String?) -> String {
         var line = message
         if let offset { line += " at byte \(offset)" }
         if let path, !path.isEmpty { line += " in \(path)" }

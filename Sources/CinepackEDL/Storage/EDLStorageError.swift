@@ -32,13 +32,7 @@ public struct EDLStorageError: Error, Equatable, Sendable, CustomStringConvertib
         self.clause = clause
     }
 
-    public var description: String {
-        var line = message
-        if let offset { line += " at byte \(offset)" }
-        if let path, !path.isEmpty { line += " in \(path)" }
-        if let clause { line += " (\(clause))" }
-        return line
-    }
+    public var description: String { ContainerError.line(message, offset: offset, path: path, clause: clause) }
 
     static let storageClause = "spec/format.md §8"
 
