@@ -28,6 +28,13 @@ import Testing
         func file(_ relative: String) -> String { directory.file(relative) }
         func write(_ bytes: [UInt8], _ relative: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: file(relative))) }
         func bytes(_ relative: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(relative)))) }
+
+        /// Map `n` as a 16-bit grey PNG at `depth/NNNN.png`.
+        func writePNG16Map(_ n: Int) throws {
+            let map = try PixelImage(
+                width: RoundTripTests.mapWidth, height: RoundTripTests.mapHeight, layout: .gray, samples: RoundTripTests.png16Values(n))
+            try write(PNGEncoder.encode(map), "depth/\(RoundTripTests.number(n)).png")
+        }
     }
 
     static func number(_ n: Int) -> String { String(format: "%04d", n) }
@@ -195,11 +202,7 @@ import Testing
     @Test func pngFramesPNG16MapsJSONDetections() throws {
         let inputs = try Inputs()
         for n in 0..<Self.frames {
-            try inputs.write(
-                PNGEncoder.encode(
-                    try PixelImage(
-                        width: Self.mapWidth, height: Self.mapHeight, layout: .gray,
-                        samples: Self.png16Values(n))), "depth/\(Self.number(n)).png")
+            try inputs.writePNG16Map(n)
         }
         try inputs.write(Array(Self.detectionsJSON.utf8), "det.json")
         let rate = try #require(FrameRate(parsing: "30000/1001"))
@@ -375,11 +378,7 @@ import Testing
     @Test func rawCodec() throws {
         let inputs = try Inputs()
         for n in 0..<Self.frames {
-            try inputs.write(
-                PNGEncoder.encode(
-                    try PixelImage(
-                        width: Self.mapWidth, height: Self.mapHeight, layout: .gray,
-                        samples: Self.png16Values(n))), "depth/\(Self.number(n)).png")
+            try inputs.writePNG16Map(n)
         }
         let output = inputs.file("raw.mov")
         let rate = try #require(FrameRate(frames: 24, per: 1))
@@ -438,11 +437,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: inputs.file("pal"), withIntermediateDirectories: true)
         for n in 0..<Self.frames {
             try inputs.write(Self.palettePNG(n).png, "pal/\(Self.number(n)).png")
-            try inputs.write(
-                PNGEncoder.encode(
-                    try PixelImage(
-                        width: Self.mapWidth, height: Self.mapHeight, layout: .gray,
-                        samples: Self.png16Values(n))), "depth/\(Self.number(n)).png")
+            try inputs.writePNG16Map(n)
         }
         #expect(try PNGDecoder.header(of: try inputs.bytes("pal/0000.png")).colorType == .palette)
         func request(_ pattern: String, _ output: String) throws -> PackRequest {
