@@ -123,12 +123,6 @@ struct RenderCommand: ParsableCommand {
     ) throws {
         let first = plan.outputFrames.lowerBound
         let total = plan.outputFrames.count
-        var finished = 0
-        var reporter = progress
-        defer {
-            done = finished
-            progress = reporter
-        }
         try FramePipeline.run(
             count: total,
             read: { i -> (PixelImage, DisparityMap) in
@@ -141,8 +135,8 @@ struct RenderCommand: ParsableCommand {
             },
             write: write,
             rendered: { n in
-                finished = n
-                reporter.update(n, of: total)
+                done = n
+                progress.update(n, of: total)
             })
     }
 
