@@ -4,8 +4,14 @@ import Foundation
 /// ffmpeg as a decoder and encoder for codecs cinepack does not build in (H.264, HEVC, ProRes…).
 /// Frames cross the pipe as raw 8-bit RGB, one after another.
 enum FFmpeg {
+    /// `CINEPACK_FFMPEG` names the ffmpeg to use (and only that one); otherwise the first on the
+    /// `PATH` or in the usual places.
     static func find() -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let environment = ProcessInfo.processInfo.environment
+        if let chosen = environment["CINEPACK_FFMPEG"] {
+            return FileManager.default.isExecutableFile(atPath: chosen) ? chosen : nil
+        }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
             let candidate = "\(dir)/ffmpeg"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -15,6 +21,9 @@ enum FFmpeg {
 
     static func require(_ why: String) throws -> String {
         guard let path = find() else {
+            if let chosen = ProcessInfo.processInfo.environment["CINEPACK_FFMPEG"] {
+                throw CLIErrors.failure("\(why) needs ffmpeg, but CINEPACK_FFMPEG=\(chosen) is not an executable file")
+            }
             throw CLIErrors.failure("\(why) needs ffmpeg, which is not installed (Debian/Ubuntu: apt-get install ffmpeg)")
         }
         return path

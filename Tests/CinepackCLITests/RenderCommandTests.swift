@@ -132,6 +132,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Without ffmpeg, `--codec h264` says what is missing and how to get it, and writes nothing.
+    @Test func withoutFFmpegTheCodecIsExplained() throws {
+        let (dir, path) = try Self.clip()
+        let out = dir.file("out.mov")
+        let result = try CLI.run(
+            ["render", path, "-o", out, "--codec", "h264"], environment: ["CINEPACK_FFMPEG": dir.file("no-ffmpeg-here")])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--codec h264 needs ffmpeg"), "\(result.stderr)")
+        #expect(result.stderr.contains("CINEPACK_FFMPEG"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// An H.264 source is decoded through ffmpeg. With every disparity at the focus (no metadata:
     /// focus 0 D; maps all 0 D) nothing blurs, so each rendered frame is ffmpeg's own decode of it.
     @Test func aForeignCodecSourceIsDecodedThroughFFmpeg() throws {

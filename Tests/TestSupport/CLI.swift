@@ -8,10 +8,14 @@ public enum CLI {
         public var stderr: String
     }
 
-    public static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
+    /// `environment` adds to (or overrides) the test process's own variables.
+    public static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Paths.cinepackBinary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Files, not pipes: large outputs cannot block the child.
         let dir = FileManager.default.temporaryDirectory
