@@ -108,6 +108,22 @@ def main():
             at += size
     write("captured-f2.mov", bytes(data))
 
+    # §6.1: a dtyp that disagrees with the table (f-number declared as type 77, u32): refused.
+    data = bytearray(demo)
+    key = demo.index(b"org.cinepack.f-number")
+    dtyp = demo.index(b"dtyp", key)
+    assert struct.unpack(">II", demo[dtyp + 4:dtyp + 12]) == (0, 23)
+    struct.pack_into(">I", data, dtyp + 8, 77)
+    write("dtyp-mismatch.mov", bytes(data))
+
+    # §6.2: one bad sample (frame 7's focus target kind 9) refuses the movie's focus metadata.
+    data = bytearray(demo)
+    at = struct.unpack(">I", demo[stco + 16 + 4 * 7:stco + 20 + 4 * 7])[0]
+    while struct.unpack(">I", demo[at + 4:at + 8])[0] != 2:  # local id 2: org.cinepack.focus
+        at += struct.unpack(">I", demo[at:at + 4])[0]
+    data[at + 8 + 1] = 9
+    write("bad-metadata-sample.mov", bytes(data))
+
     # §8: slot records. Capacity = payload after the cpES version/flags.
     capacity = slots[0][2] - slots[0][0] - slots[0][1] - 4
     records = [s[0] + s[1] + 4 for s in slots]

@@ -125,6 +125,13 @@ public struct CinematicMovie: Sendable {
         var keys: [UInt32: String] = [:]
         for key in metadata?.metadataKeys ?? [] where key.namespace == "mdta" { keys[key.localID] = key.key }
         metadataKeys = keys
+        // §6.1: a known key declared twice, at a reserved id or with another well-known type
+        // (`dtyp`) cannot be read safely; the track is refused.
+        if let track = metadata {
+            do { _ = try FocusMetadataKeyMap(keys: track.metadataKeys) } catch {
+                throw .container(error, file: "\(path): focus-metadata track \(track.id)")
+            }
+        }
 
         (frameOrder, frameTimes) = Self.presentationOrder(video)
 
@@ -307,7 +314,8 @@ public struct CinematicMovie: Sendable {
         try check(n)
         guard let track = metadata else { return FrameMetadata() }
         let bytes = try sampleBytes(track, n)
-        do { return try FocusMetadataCodec.decode(bytes, keys: metadataKeys, sampleIndex: n) } catch {
+        let offset = track.samples.sample(at: n)?.offset
+        do { return try FocusMetadataCodec.decode(bytes, keys: metadataKeys, sampleIndex: n, fileOffset: offset) } catch {
             throw .container(error, file: path)
         }
     }
