@@ -169,4 +169,32 @@ import Testing
         #expect(edit.stderr.contains("slot A has version 1"), "\(edit.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
+
+    /// spec/edl.md §12: an edit writes times in the grid's timescale, the rate's frame count (30 at
+    /// 30/1, not the track's 600): frame 6 is 6/30s.
+    @Test func editsWriteTimesInTheGridTimescale() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir.file("clip.mov")
+        try FileManager.default.copyItem(atPath: Paths.corpus("cinematic/demo-small.mov"), toPath: path)
+        #expect(try CLI.run(["refocus", path, "--at", "0.2s", "--object", "4"]).status == 0)
+        #expect(try CLI.run(["trim", path, "--keep", "0.1s..0.4s"]).status == 0)
+        let xml = try CLI.run(["edl", "export", path]).stdout
+        #expect(xml.contains(#"<decision time="6/30s" frame="6""#), "\(xml)")
+        #expect(xml.contains(#"<range start="3/30s" end="12/30s"/>"#), "\(xml)")
+    }
+
+    /// spec/format.md §6.2: one bad sample refuses the focus metadata for every whole-movie
+    /// operation, naming sample, item and byte; a valid earlier sample still reads on its own.
+    @Test func oneBadSampleRefusesTheFocusMetadata() throws {
+        let path = Paths.corpus("cinematic/bad-metadata-sample.mov")
+        let movie = try CinematicMovie.open(path: path)
+        _ = try movie.metadata(6)
+        let error = #expect(throws: FormatError.self) { try movie.metadata(7) }
+        #expect(error?.description.contains("metadata sample 7, item 2 (org.cinepack.focus), sample byte") == true)
+        #expect(error?.description.contains("at byte ") == true, "names the file offset")
+        for command in [["focus", path], ["decisions", path]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 1 && result.stderr.contains("metadata sample 7"), "\(command): \(result.stderr)")
+        }
+    }
 }
