@@ -71,6 +71,18 @@ import Testing
         #expect((Int(lines[1]) ?? 0) > 1000, "the sample must contain ties where half-to-even differs")
     }
 
+    /// §5: a value within half a quantization step outside [min, max] is clamped; further out it is
+    /// refused, naming the pixel and the value.
+    @Test func outOfRangeValuesAreRefusedBeyondHalfAStep() throws {
+        let q = DisparityQuantization(minimum: 0.5, maximum: 2.5)
+        let half = (q.maximum - q.minimum) / 65534 / 2  // 1.5259e-5 D
+        let near = DisparityMap(width: 2, height: 1, values: [q.minimum - half * 0.9, q.maximum + half * 0.9])
+        #expect(try near.codes(q) == [1, 65535])
+        let far = DisparityMap(width: 2, height: 1, values: [1, q.maximum + half * 4])
+        let error = #expect(throws: FormatError.self) { try far.codes(q) }
+        #expect(error?.description.contains("at pixel (1, 0) is outside the declared range") == true)
+    }
+
     /// §3: timescale N·k, k = max(1, ⌈600 / N⌉), frames of D·k ticks.
     @Test func writerTimescaleFollowsTheSpec() {
         let cases: [(Int64, Int64, UInt32, UInt32)] = [
