@@ -911,9 +911,7 @@ def decode_sample(data, keys, where):
 
 
 def check_metadata_keys(track):
-    names = {}
     for local_id, (name, dt) in track.keys.items():
-        names[name] = local_id
         # §6.1: a well-known type (namespace 0) other than the table's makes the track unreadable;
         # no dtyp, or one in another namespace, leaves the name to decide.
         if name in KNOWN_KEYS and dt is not None and dt[0] == 0 and dt[1] != KNOWN_KEYS[name]:
