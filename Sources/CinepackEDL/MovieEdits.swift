@@ -13,10 +13,16 @@ public struct MovieEdits: Sendable {
     public let binding: MediaBinding
     /// Problems found while reading the stored EDL (e.g. an interrupted edit left a torn slot).
     public let warnings: [String]
+    /// Whether `edl.media` was added on opening rather than stored: an undo step must hold the EDL
+    /// as it was stored (spec/edl.md §8), so the binding added here is not part of it.
+    private var bindingAdded = false
 
     public static func open(path: String) throws(EDLCommandError) -> MovieEdits {
         let movie: CinematicMovie
-        do { movie = try CinematicMovie.open(path: path) } catch { throw .format(error) }
+        do {
+            movie = try CinematicMovie.open(path: path)
+            try movie.requireCinepack()
+        } catch { throw .format(error) }
         let store: EDLStore
         do { store = try EDLStore(path: path) } catch { throw .storage(error) }
         let binding: MediaBinding
@@ -25,8 +31,12 @@ public struct MovieEdits: Sendable {
         if let text = store.current.text, !text.isEmpty {
             do { edl = try EditDecisionList.parse(text, source: "\(path) (stored EDL)") } catch { throw .edl(error) }
         }
-        if edl.media == nil { edl.media = binding }
-        return MovieEdits(movie: movie, store: store, edl: edl, binding: binding, warnings: store.current.warnings)
+        var edits = MovieEdits(movie: movie, store: store, edl: edl, binding: binding, warnings: store.current.warnings)
+        if edl.media == nil {
+            edits.edl.media = binding
+            edits.bindingAdded = true
+        }
+        return edits
     }
 
     /// Whether `other` was made for this movie.
@@ -52,7 +62,9 @@ public struct MovieEdits: Sendable {
     {
         var next = edl
         try change(&next)
-        next.history.append(HistoryEntry(description: description, previous: edl))
+        var previous = edl
+        if bindingAdded { previous.media = nil }
+        next.history.append(HistoryEntry(description: description, previous: previous))
         if next.history.count > Self.maxHistory { next.history.removeFirst(next.history.count - Self.maxHistory) }
         while next.history.count > 1, next.xmlData().count > Self.historyBudget { next.history.removeFirst() }
         if dryRun {
@@ -84,6 +96,7 @@ public struct MovieEdits: Sendable {
         let result: EDLUpdateResult
         do { result = try store.update(text: bound.xmlData()) } catch { throw .storage(error) }
         self.edl = bound
+        bindingAdded = false
         return result
     }
 }

@@ -10,7 +10,13 @@ public struct RenderPlan: Sendable {
     public let movie: CinematicMovie
     public let script: FocusScript
     public let timeline: EditTimeline
+    /// The lens of the first program frame (for reports); `lens(sourceFrame:)` gives each frame's.
     public let lens: LensModel
+    /// The f-number every frame is rendered at, when one applies to all (an `--f-number` option or
+    /// the EDL's `<aperture>`); nil when each frame takes its captured f-number (spec/format.md §6.2).
+    public let fixedFNumber: Float?
+    /// The captured f-number of each source frame, nil where the frame has none.
+    private let capturedFNumbers: [Float?]
     /// Program frames to render, in order.
     public let outputFrames: Range<Int64>
 
@@ -32,11 +38,15 @@ public struct RenderPlan: Sendable {
         script = FocusScript(capture: capture, edl: edits.edl)
         do { timeline = try EditTimeline(edl: edits.edl) } catch { throw FormatError("\(movie.path): \(error)") }
         let p = movie.parameters
-        let fNumber = options.fNumber ?? edits.edl.fNumber ?? p.defaultFNumber
-        guard fNumber.isFinite, fNumber > 0 else { throw FormatError("f-number must be > 0 (got \(fNumber))") }
+        // Precedence (spec/format.md §7): this render's option, the EDL's aperture, the frame's
+        // captured f-number, the movie default.
+        fixedFNumber = options.fNumber ?? edits.edl.fNumber
+        capturedFNumbers = capture.frames.map(\.fNumber)
+        if let fNumber = fixedFNumber, !(fNumber.isFinite && fNumber > 0) {
+            throw FormatError("f-number must be > 0 (got \(fNumber))")
+        }
         let focal = options.focalLength35mm ?? p.focalLength35mm
         guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }
-        lens = LensModel(focalLength35mm: focal, fNumber: fNumber, width: movie.width)
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
@@ -49,6 +59,29 @@ public struct RenderPlan: Sendable {
         } else {
             outputFrames = 0..<total
         }
+        let first = timeline.sourceFrame(ofOutputFrame: outputFrames.lowerBound).map { Int($0) } ?? 0
+        lens = LensModel(
+            focalLength35mm: focal,
+            fNumber: Self.fNumber(fixed: fixedFNumber, captured: capturedFNumbers, frame: first, default: p.defaultFNumber),
+            width: movie.width)
+    }
+
+    /// The f-number source frame `n` is rendered at (spec/format.md §7).
+    public func fNumber(sourceFrame n: Int) -> Float {
+        Self.fNumber(fixed: fixedFNumber, captured: capturedFNumbers, frame: n, default: movie.parameters.defaultFNumber)
+    }
+
+    /// The lens source frame `n` is rendered through: `lens` with that frame's f-number.
+    public func lens(sourceFrame n: Int) -> LensModel {
+        var frameLens = lens
+        frameLens.fNumber = fNumber(sourceFrame: n)
+        return frameLens
+    }
+
+    static func fNumber(fixed: Float?, captured: [Float?], frame n: Int, default fallback: Float) -> Float {
+        if let fixed { return fixed }
+        if captured.indices.contains(n), let f = captured[n] { return f }
+        return fallback
     }
 
     /// The source frame program frame `k` shows.
@@ -70,7 +103,8 @@ public struct RenderPlan: Sendable {
     /// the next frame meanwhile).
     public func render(picture: PixelImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         let linear = SRGB.linear(picture)
-        let out = renderer.render(picture: linear, disparity: map, focusDisparity: focusDisparity(sourceFrame: n), lens: lens)
+        let out = renderer.render(
+            picture: linear, disparity: map, focusDisparity: focusDisparity(sourceFrame: n), lens: lens(sourceFrame: n))
         return SRGB.picture(out)
     }
 }

@@ -51,6 +51,19 @@ struct InspectCommand: ParsableCommand {
             return (movie, tree)
         }
         let name = file
+        // Above the box layer: is it ours (spec/format.md §2), and are its EDL slots sound (§8)?
+        var cinematic: CinematicMovie?
+        var warnings: [String] = []
+        if let movie = movieOrTree.0, samplesTrack == nil {
+            if CinematicMovie.looksCinematic(movie) {
+                let candidate = try CinematicMovie(path: name, movie: movie, source: source)
+                if let warning = candidate.identificationWarning { warnings.append(warning) } else { cinematic = candidate }
+            }
+            do { warnings += try EDLStore.read(source: source, name: name).warnings.map { "\(name): \($0)" } } catch {
+                warnings.append(error.description)
+            }
+            if strict, let first = warnings.first { throw CLIErrors.failure(first) }
+        }
         func render(_ out: inout some Inspector) throws {
             if boxes {
                 MovieInspection.boxes(movieOrTree.1, into: &out)
@@ -61,11 +74,8 @@ struct InspectCommand: ParsableCommand {
                 }
                 MovieInspection.samples(track, into: &out)
             } else if let movie = movieOrTree.0 {
-                MovieInspection.summary(movie, fileName: name, into: &out)
-                if CinematicMovie.looksCinematic(movie) {
-                    let cinematic = try CinematicMovie(path: name, movie: movie, source: source)
-                    try CinematicInspection.inspect(cinematic, into: &out)
-                }
+                MovieInspection.summary(movie, fileName: name, moreWarnings: warnings, into: &out)
+                if let cinematic { try CinematicInspection.inspect(cinematic, into: &out) }
             }
         }
         if json {

@@ -183,6 +183,79 @@ import Testing
         }
     }
 
+    /// spec/format.md §4: the header fields writers fill in, read by the independent reader.
+    @Test func writerFillsTheSpecifiedHeaderFields() throws {
+        guard try Peers.available("python3") else { return }
+        let json = try readIndependently(Paths.corpus("cinematic/demo-small.mov"))
+        let tracks = try #require(json["tracks"] as? [String: Any])
+        func fields(_ role: String) -> NSDictionary {
+            NSDictionary(dictionary: ((tracks[role] as? [String: Any])?["fields"] as? [String: Any]) ?? [:])
+        }
+        #expect(
+            fields("video").isEqual(to: [
+                "tkhd_flags": 3, "media_header": "vmhd", "handler_name": "cinepack video", "compressor": "PNG", "depth": 24,
+            ]))
+        #expect(
+            fields("disparity").isEqual(to: [
+                "tkhd_flags": 2, "media_header": "vmhd", "handler_name": "cinepack disparity", "compressor": "cinepack disparity",
+                "depth": 24,
+            ]))
+        #expect(fields("metadata").isEqual(to: ["tkhd_flags": 2, "media_header": "nmhd", "handler_name": "cinepack focus metadata"]))
+        // §8: two valid empty records.
+        let edl = try #require(json["edl"] as? [String: Any])
+        #expect(int(edl["sequence"]) == 0 && edl["text"] is NSNull)
+        #expect((edl["slots"] as? [[String: Any]])?.map { $0["valid"] as? Bool } == [true, true])
+    }
+
+    /// The corpus/cinematic files through both readers: they agree on what each rule gives.
+    @Test func bothReadersAgreeOnTheCinematicCorpus() throws {
+        guard try Peers.available("python3") else { return }
+        func independent(_ name: String) throws -> Peers.Result {
+            try Peers.run("python3", [Self.script, Paths.corpus("cinematic/\(name)")], allowFailure: true)
+        }
+        func library(_ name: String) throws -> CinematicMovie { try CinematicMovie.open(path: Paths.corpus("cinematic/\(name)")) }
+
+        // §2: not a cinepack movie.
+        for name in ["no-cnpk-brand.mov", "no-version-key.mov"] {
+            let result = try independent(name)
+            #expect(result.status == 2 && result.stderr.contains("§2"), "\(name): \(result.stderr)")
+            #expect(try !library(name).isCinepackFile)
+        }
+        // §3: a mebx track without the focus key is not focus metadata.
+        let noFocus = try readIndependently(Paths.corpus("cinematic/mebx-without-focus-key.mov"))
+        #expect((noFocus["tracks"] as? [String: Any])?["metadata"] is NSNull)
+        #expect(try library("mebx-without-focus-key.mov").metadata == nil)
+        // §6.1 and §6.2: refused by both.
+        for (name, clause) in [("dtyp-mismatch.mov", "§6.1"), ("bad-metadata-sample.mov", "§6.3")] {
+            let result = try independent(name)
+            #expect(result.status == 2 && result.stderr.contains(clause), "\(name): \(result.stderr)")
+            #expect(throws: (any Error).self, "\(name)") {
+                let movie = try library(name)
+                for n in 0..<movie.frameCount { _ = try movie.metadata(n) }
+            }
+        }
+        // §6.2: a type outside the table is kept.
+        let typed = try frames(try readIndependently(Paths.corpus("cinematic/unknown-detection-type.mov")))
+        #expect(int((typed.first?["detections"] as? [[String: Any]])?.first?["type"]) == 777)
+        #expect(try library("unknown-detection-type.mov").metadata(0).detections.first?.type.rawValue == 777)
+        // §7 input: frames 1…14 captured at f/2.0, frame 0 without (its item's local id is undeclared).
+        let f2 = try frames(try readIndependently(Paths.corpus("cinematic/captured-f2.mov")))
+        let movie = try library("captured-f2.mov")
+        for (n, frame) in f2.enumerated() {
+            let expected: Float? = n == 0 ? nil : 2
+            #expect((frame["f_number"] is NSNull ? nil : float(frame["f_number"])) == expected, "frame \(n)")
+            #expect(try movie.metadata(n).fNumber == expected, "frame \(n)")
+        }
+        // §8: the tie goes to slot B; an unknown slot version leaves both slots unused.
+        let tie = try #require(try readIndependently(Paths.corpus("cinematic/edl-equal-sequences.mov"))["edl"] as? [String: Any])
+        #expect(tie["slot"] as? String == "B")
+        let stored = try EDLStore(path: Paths.corpus("cinematic/edl-equal-sequences.mov")).current
+        #expect(stored.slot == .b && stored.text.map { String(decoding: $0, as: UTF8.self) } == tie["text"] as? String)
+        let versioned = try readIndependently(Paths.corpus("cinematic/edl-slot-version-1.mov"))
+        #expect((versioned["edl"] as? [String: Any])?["unreadable"] as? String == "slot A has version 1")
+        #expect(throws: EDLStorageError.self) { try EDLStore(path: Paths.corpus("cinematic/edl-slot-version-1.mov")) }
+    }
+
     // MARK: - Running the two readers
 
     private func makeDemo(_ path: String, _ clip: Clip) throws {

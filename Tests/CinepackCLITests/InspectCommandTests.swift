@@ -25,6 +25,7 @@ import Testing
         GoldenCase(file: "cinematic/demo-small.mov", arguments: [], golden: "demo-small.inspect.txt"),
         GoldenCase(file: "cinematic/demo-small.mov", arguments: ["--json"], golden: "demo-small.inspect.json"),
         GoldenCase(file: "cinematic/demo-small.mov", arguments: ["--boxes"], golden: "demo-small.boxes.txt"),
+        GoldenCase(file: "cinematic/demo-small.mov", arguments: ["--boxes", "--json"], golden: "demo-small.boxes.json"),
     ]
 
     @Test(arguments: goldenCases)

@@ -6,20 +6,10 @@ import Testing
 
 /// Every file in `corpus/valid` and `corpus/invalid` against its line in `corpus/manifest.tsv`.
 @Suite struct CorpusTests {
-    struct Entry: CustomStringConvertible, Sendable {
-        var file: String
-        var mode: String
-        var expected: String
-        var description: String { file }
-    }
+    typealias Entry = CorpusManifest.Entry
 
-    static let manifest: [Entry] = {
-        let text = (try? String(contentsOfFile: Paths.corpus("manifest.tsv"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return cols.count >= 3 ? Entry(file: cols[0], mode: cols[1], expected: cols[2]) : nil
-        }
-    }()
+    /// cinematic/ lines describe what `cinepack inspect` says (CinematicCorpusTests).
+    static let manifest = CorpusManifest.entries.filter { !$0.file.hasPrefix("cinematic/") }
 
     @Test func everyCorpusFileHasAManifestLine() {
         let listed = Set(Self.manifest.map(\.file))

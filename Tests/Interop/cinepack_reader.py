@@ -26,7 +26,11 @@ prints one JSON document on stdout:
                                 "f_number": x | null, "scene": n | null, "unknown_items": n}]} | null,
        "audio": {id, codec, samples} | null},
      "parameters": {key: value, with the §7 defaults filled in},
-     "parameters_stored": {key: value, exactly what moov/meta holds}}
+     "parameters_stored": {key: value, exactly what moov/meta holds},
+     "edl": {sequence, slot, text, slots: [{slot, valid, sequence}], warnings} | {unreadable} | null}
+
+Video, disparity and metadata also carry "fields": {tkhd_flags, media_header, handler_name,
+compressor, depth} (the last two for visual sample entries), the values §4 says writers write.
 
 "samples" lists [file offset, size, decode time, duration] of every sample in decode order; the
 frame lists are in frame order (§4). Disparity statistics are over the valid (non-zero) codes of
@@ -72,6 +76,11 @@ def fourcc(raw):
     if all(32 <= b < 127 for b in raw):
         return raw.decode("ascii")
     return "0x" + raw.hex()
+
+
+def f32(x):
+    """x rounded to the nearest binary32 (ties to even), as a Python float."""
+    return struct.unpack(">f", struct.pack(">f", x))[0]
 
 
 def jfloat(x):
@@ -267,6 +276,7 @@ class SampleEntry:
         self.width = None
         self.height = None
         self.depth = None
+        self.compressor = None
         self.children = []
         self.keys = None       # mebx: {local id: (name, (dtyp namespace, type) or None)}
 
@@ -282,6 +292,9 @@ class Track:
         self.entries = []
         self.samples = []      # (offset, size, decode time, duration, composition offset) in decode order
         self.keys = None       # the mebx keys of the first sample entry
+        self.flags = 0         # tkhd flags
+        self.media_header = None  # type of the first box of minf (vmhd, smhd, nmhd, gmhd …)
+        self.handler_name = None
 
     def where(self):
         return f"track {self.id} ({self.box.path})"
@@ -298,6 +311,7 @@ def parse_tkhd(buf, track, box):
     if track.id == 0:
         fail(f"{box.path} at offset {box.start}: track_ID 0", ISO + " §8.3.2")
     track.enabled = bool(flags & 1)
+    track.flags = flags
 
 
 def parse_mdhd(buf, track, box):
@@ -343,6 +357,8 @@ def parse_stsd(buf, track, box, depth):
             entry.width = buf.u16(e.payload + 24, e.end, e.path)
             entry.height = buf.u16(e.payload + 26, e.end, e.path)
             entry.depth = buf.u16(e.payload + 74, e.end, e.path)
+            name = buf.take(e.payload + 42, 32, e.end, e.path)
+            entry.compressor = name[1:1 + min(name[0], 31)].decode("utf-8", "replace")
             entry.children = children(buf, e.payload + 78, e.end, e.path, depth + 1, terminator_ok=True)
         elif track.handler == b"meta" and e.type == b"mebx":
             buf.take(e.payload, 8, e.end, f"{e.path} sample entry fields", "QTFF timed metadata sample description")
@@ -508,9 +524,19 @@ def parse_trak(buf, box, depth):
     mdia = only(boxes, b"mdia", box.path, ISO + " §8.4.1")
     mboxes = children(buf, mdia.payload, mdia.end, mdia.path, depth + 1)
     parse_mdhd(buf, track, only(mboxes, b"mdhd", mdia.path, ISO + " §8.4.2"))
-    track.handler = parse_hdlr(buf, only(mboxes, b"hdlr", mdia.path, ISO + " §8.4.3"))
+    hdlr = only(mboxes, b"hdlr", mdia.path, ISO + " §8.4.3")
+    track.handler = parse_hdlr(buf, hdlr)
+    # name: after version/flags, pre_defined, handler_type and 12 reserved bytes; C string
+    # (ISO) or Pascal string (QTFF): strip a leading length byte that matches, and the terminator.
+    raw = buf.take(hdlr.payload + 24, hdlr.end - hdlr.payload - 24, hdlr.end, hdlr.path)
+    if raw and raw[0] == len(raw) - 1:
+        raw = raw[1:]
+    track.handler_name = raw.split(b"\0")[0].decode("utf-8", "replace")
     minf = only(mboxes, b"minf", mdia.path, ISO + " §8.4.4")
-    stbl = only(children(buf, minf.payload, minf.end, minf.path, depth + 2), b"stbl", minf.path, ISO + " §8.5.1")
+    mi = children(buf, minf.payload, minf.end, minf.path, depth + 2)
+    headers = [b for b in mi if b.type in (b"vmhd", b"smhd", b"nmhd", b"gmhd", b"hmhd", b"sthd")]
+    track.media_header = headers[0].name if headers else None
+    stbl = only(mi, b"stbl", minf.path, ISO + " §8.5.1")
     parse_sample_table(buf, track, stbl, depth + 3)
     return track
 
@@ -530,10 +556,11 @@ def find_roles(tracks):
             elif t.enabled and b"auxl" not in t.references:
                 video.append(t)
         elif t.handler == b"meta" and entry.type == b"mebx":
-            # "whose keys hold the keys of §6": identified by the detections key, which every
-            # cinepack sample carries; another timed-metadata track is not ours and is ignored.
+            # §3: a mebx track is the focus-metadata track when its keys declare both
+            # org.cinepack.detections and org.cinepack.focus; any other is not ours and is ignored.
             t.keys = entry.keys
-            if any(name == "org.cinepack.detections" for name, _ in t.keys.values()):
+            names = {name for name, _ in t.keys.values()}
+            if {"org.cinepack.detections", "org.cinepack.focus"} <= names:
                 metadata.append(t)
         elif t.handler == b"soun":
             audio.append(t)
@@ -572,6 +599,9 @@ def frame_order(video):
 
 
 def check_same_timing(video, other, role, clause):
+    if other.timescale != video.timescale:
+        fail(f"{role} {other.where()}: media timescale {other.timescale}, the video's is {video.timescale}; the "
+             "tracks share one", SPEC + " §3")
     if len(other.samples) != len(video.samples):
         fail(f"{role} {other.where()}: {len(other.samples)} samples, the video track has {len(video.samples)}", clause)
     for k, (vs, os_) in enumerate(zip(video.samples, other.samples)):
@@ -751,7 +781,9 @@ def disparity_stats(codes, lo, hi):
     span = hi - lo
 
     def d(code):
-        return lo + (code - 1) / 65534 * span
+        # §5: binary32, each step rounded, left to right. One binary64 operation on binary32
+        # operands rounded to binary32 equals the binary32 operation (no double-rounding error).
+        return f32(lo + f32(f32((code - 1) / 65534) * f32(hi - lo)))
 
     if valid == 0:
         return {"min": None, "max": None, "mean": None, "valid": 0, "invalid": invalid}
@@ -814,9 +846,9 @@ def decode_sample(data, keys, where):
         payload = data[pos + 8:pos + size]
         item = f"{where} item at byte {pos} (local id {local_id})"
         pos += size
-        if local_id not in keys:
-            fail(f"{item}: local id {local_id} is not declared in the sample entry's 'keys'", SPEC + " §6.1")
-        name, _ = keys[local_id]
+        # §6.1: items whose local id is not declared, or names a key this reader does not know,
+        # are skipped (forward compatibility).
+        name = keys[local_id][0] if local_id in keys else None
         if name not in KNOWN_KEYS:
             frame["unknown_items"] += 1
             continue
@@ -879,18 +911,12 @@ def decode_sample(data, keys, where):
 
 
 def check_metadata_keys(track):
-    names = {}
     for local_id, (name, dt) in track.keys.items():
-        names[name] = local_id
-        if name in KNOWN_KEYS:
-            if dt is None:
-                fail(f"focus-metadata {track.where()}: key '{name}' (local id {local_id}) has no 'dtyp'", SPEC + " §6.1")
-            if dt != (0, KNOWN_KEYS[name]):
-                fail(f"focus-metadata {track.where()}: key '{name}' (local id {local_id}) has dtyp namespace {dt[0]} "
-                     f"type {dt[1]}, expected namespace 0 type {KNOWN_KEYS[name]}", SPEC + " §6.1")
-    for required in ("org.cinepack.detections", "org.cinepack.focus"):
-        if required not in names:
-            fail(f"focus-metadata {track.where()}: no '{required}' key", SPEC + " §6.1, §6.2")
+        # §6.1: a well-known type (namespace 0) other than the table's makes the track unreadable;
+        # no dtyp, or one in another namespace, leaves the name to decide.
+        if name in KNOWN_KEYS and dt is not None and dt[0] == 0 and dt[1] != KNOWN_KEYS[name]:
+            fail(f"focus-metadata {track.where()}: key '{name}' (local id {local_id}) has well-known type {dt[1]}, "
+                 f"expected {KNOWN_KEYS[name]}", SPEC + " §6.1")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -987,6 +1013,59 @@ def read_parameters(buf, moov_boxes, depth):
 # ---------------------------------------------------------------------------------------------
 
 
+def track_fields(track):
+    """The header fields spec/format.md §4 says writers fill in (readers do not depend on them)."""
+    entry = track.entries[0]
+    out = {"tkhd_flags": track.flags, "media_header": track.media_header, "handler_name": track.handler_name}
+    if entry.depth is not None:
+        out["compressor"] = entry.compressor
+        out["depth"] = entry.depth
+    return out
+
+
+EMPTY_SLOT_CRC = 0x271743C4
+
+
+def read_edl_slots(buf, moov_boxes, depth):
+    """§8: the current EDL of moov/udta/cpED, or None without slots. Returns {"sequence", "slot",
+    "text", "slots": [{"slot", "valid", "sequence"}], "warnings"}, or {"unreadable": why} when a
+    cpES has a version other than 0 (its layout is unknown, so neither slot is used)."""
+    for udta in (b for b in moov_boxes if b.type == b"udta"):
+        found = [b for b in children(buf, udta.payload, udta.end, udta.path, depth) if b.type == b"cpED"]
+        if not found:
+            continue
+        cped = found[0]
+        slots = children(buf, cped.payload, cped.end, cped.path, depth + 1)
+        if len(slots) != 2 or any(b.type != b"cpES" for b in slots):
+            fail(f"{cped.path} at offset {cped.start}: {len(slots)} children; exactly two 'cpES' slots are required",
+                 SPEC + " §8")
+        records = []
+        for name, box in zip("AB", slots):
+            version, _ = full_box(buf, box, SPEC + " §8")
+            if version != 0:
+                # A later layout: not an error in the movie, but neither slot may be used (§8).
+                return {"unreadable": f"slot {name} has version {version}"}
+            rec = buf.take(box.payload + 4, box.end - box.payload - 4, box.end, box.path)
+            valid = None
+            if len(rec) >= 20 and rec[:4] == b"EDLS":
+                sequence, length, crc = struct.unpack(">QII", rec[4:20])
+                if 20 + length <= len(rec) and zlib.crc32(rec[:16] + rec[20:20 + length]) & 0xFFFFFFFF == crc:
+                    valid = (sequence, rec[20:20 + length])
+            records.append((name, valid))
+        valid = [(n, r) for n, r in records if r is not None]
+        warnings = [f"slot {n} holds no valid record" for n, r in records if r is None]
+        if not valid:
+            return {"sequence": 0, "slot": None, "text": None, "warnings": warnings,
+                    "slots": [{"slot": n, "valid": False, "sequence": None} for n, _ in records]}
+        # Highest sequence; on a tie slot B (the later one) is current.
+        best = max(valid, key=lambda item: (item[1][0], item[0]))
+        sequence, text = best[1]
+        return {"sequence": sequence, "slot": best[0] if sequence else None,
+                "text": text.decode("utf-8", "replace") if sequence else None, "warnings": warnings,
+                "slots": [{"slot": n, "valid": r is not None, "sequence": r[0] if r else None} for n, r in records]}
+    return None
+
+
 def samples_json(track):
     """[offset, size, decode time, duration] of every sample, in decode order."""
     return [[s[0], s[1], s[2], s[3]] for s in track.samples]
@@ -1015,6 +1094,7 @@ def read(path):
         fail(f"duplicate track ids {ids}", ISO + " §8.3.2")
 
     params = read_parameters(buf, moov_boxes, 2)
+    edl = read_edl_slots(buf, moov_boxes, 2)
     version = params.get("org.cinepack.version")
     if version is None:
         fail("moov/meta has no 'org.cinepack.version' key; a cinepack movie is identified by the 'cnpk' brand and "
@@ -1054,7 +1134,8 @@ def read(path):
         "brands": brands,
         "tracks": {
             "video": {"id": video.id, "codec": ventry.box.name, "width": ventry.width, "height": ventry.height,
-                      "timescale": video.timescale, "frames": len(video.samples), "samples": samples_json(video)},
+                      "timescale": video.timescale, "frames": len(video.samples), "samples": samples_json(video),
+                      "fields": track_fields(video)},
             "disparity": None,
             "metadata": None,
             "audio": None if audio is None else {"id": audio.id, "codec": audio.entries[0].box.name,
@@ -1062,6 +1143,7 @@ def read(path):
         },
         "parameters": resolved,
         "parameters_stored": params,
+        "edl": edl,
     }
 
     if disparity is not None:
@@ -1083,6 +1165,7 @@ def read(path):
             "timescale": disparity.timescale, "samples": samples_json(disparity),
             "frame0_stats": stats[0] if stats else None,
             "frame_stats": stats,
+            "fields": track_fields(disparity),
         }
 
     if metadata is not None:
@@ -1098,6 +1181,7 @@ def read(path):
             "samples": samples_json(metadata),
             "keys": {str(local_id): name for local_id, (name, _) in sorted(metadata.keys.items())},
             "frames": frames,
+            "fields": track_fields(metadata),
         }
     return out
 
@@ -1124,17 +1208,23 @@ if __name__ == "__main__":
 
 
 # Choices this reader makes where spec/format.md leaves room:
-# - §3 "keys hold the keys of §6": a mebx track is the focus-metadata track when its keys include
-#   org.cinepack.detections; it must then also declare org.cinepack.focus (every sample carries both).
+# - §3: a mebx track is the focus-metadata track when its keys declare org.cinepack.detections and
+#   org.cinepack.focus; another mebx track is ignored. §6.1: a dtyp with another well-known type is
+#   refused; a missing dtyp is accepted (the name decides).
 # - §6.1: the mebx 'keys' box is a plain container of key boxes (QTFF), unlike the moov/meta 'keys'
 #   of §7, which is a full box with an entry count; keyd and dtyp are plain boxes.
-# - §6.2: an item whose local id is not declared in 'keys' at all is an error (only declared but
-#   unknown names are skipped); a second item of the same known key in one sample is an error.
+# - §6.1/§6.2: items whose local id is not declared, or names an unknown key, are skipped and
+#   counted in "unknown_items"; a second item of the same known key in one sample is an error.
 # - §6.2-§6.4: payload version ≠ 1 is refused; focus/decision payloads longer than 20/16 bytes are
-#   accepted (the rest ignored), as the detections rule allows; f-number and scene are exactly 4 bytes.
+#   accepted (the rest ignored); f-number and scene are exactly 4 bytes (§6.2 says so). One bad
+#   sample refuses the file (exit 2), as §6.2 asks.
 # - §6.3: target kind > 4 is refused (its value fields cannot be interpreted).
 # - §6.5: an absent scene item is reported as null (status 0).
-# - §2/§7: org.cinepack.version must be present (identification), although §7 lists a default.
+# - §2/§7: without the cnpk brand or the org.cinepack.version key the file is not a cinepack movie:
+#   this reader exits 2 rather than read it as a plain movie.
+# - §5: disparities are decoded in binary32, step by step (the statistics' mean excepted).
+# - §8: EDL slots: highest valid sequence, slot B on a tie; with a cpES version ≠ 0 neither slot is
+#   used ("unreadable"), the rest of the movie is read.
 # - §4/§5/§6.2 with a reordered video codec (ctts): frame n is video sample order[n] in presentation
 #   order, and its map / metadata are the disparity / metadata samples with that sample's index.
 # - §5: the PNG's size must equal the sample entry's width and height.

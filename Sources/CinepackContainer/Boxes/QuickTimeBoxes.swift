@@ -74,7 +74,7 @@ public struct DataTypeBox: ParsableBox, SerializableBox, Equatable {
     public func writePayload(to w: inout ByteWriter) { w.u32(namespace); w.bytes(type) }
     public var fields: [(String, InspectValue)] {
         if let t = wellKnownType { return [("well_known_type", .int(t))] }
-        return [("namespace", .int(namespace)), ("type", .string(String(decoding: type, as: UTF8.self)))]
+        return [("namespace", .int(namespace)), ("data_type", .string(String(decoding: type, as: UTF8.self)))]
     }
 }
 
@@ -86,12 +86,13 @@ public struct MetadataValueBox: ParsableBox, Equatable {
     public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         MetadataValueBox(typeIndicator: try r.u32("type indicator"), locale: try r.u32("locale"), value: r.rest())
     }
-    /// UTF-8 (type 1) values as text; others by size.
+    /// UTF-8 (type 1) values as text; others by size. Not named `type`: that is the box's own
+    /// type in the box listing (spec/inspect-json.md).
     public var fields: [(String, InspectValue)] {
         if typeIndicator & 0xFF_FFFF == 1 {
-            return [("type", .int(typeIndicator)), ("value", .string(String(decoding: value.prefix(200), as: UTF8.self)))]
+            return [("type_indicator", .int(typeIndicator)), ("value", .string(String(decoding: value.prefix(200), as: UTF8.self)))]
         }
-        return [("type", .int(typeIndicator)), ("bytes", .int(value.count))]
+        return [("type_indicator", .int(typeIndicator)), ("bytes", .int(value.count))]
     }
 }
 

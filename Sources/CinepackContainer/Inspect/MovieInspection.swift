@@ -2,7 +2,9 @@
 /// `Inspector`, so text and JSON come from the same calls. Field names are documented in
 /// `spec/inspect-json.md` and are stable.
 public enum MovieInspection {
-    public static func summary(_ movie: Movie, fileName: String, into out: inout some Inspector) {
+    /// `moreWarnings` are problems found above the box layer (identification, EDL slots); they are
+    /// listed after the reader's own.
+    public static func summary(_ movie: Movie, fileName: String, moreWarnings: [String] = [], into out: inout some Inspector) {
         out.object(key: "file", label: "file") { out in
             out.field("name", .string(fileName), label: "name", text: fileName)
             out.field("size", .int(movie.fileSize), label: "size", text: "\(movie.fileSize) bytes (\(humanBytes(movie.fileSize)))")
@@ -32,8 +34,9 @@ public enum MovieInspection {
         out.array(key: "tracks", label: "") { out in
             for track in movie.tracks { self.track(track, movie: movie, into: &out) }
         }
-        out.array(key: "warnings", label: movie.diagnostics.isEmpty ? "" : "warnings") { out in
-            for d in movie.diagnostics { out.field("warning", .string(d.error.description), label: "warning", text: d.error.description) }
+        let warnings = movie.diagnostics.map(\.error.description) + moreWarnings
+        out.array(key: "warnings", label: warnings.isEmpty ? "" : "warnings") { out in
+            for w in warnings { out.field("warning", .string(w), label: "warning", text: w) }
         }
     }
 

@@ -97,7 +97,8 @@ struct TimelinePlan {
     var formatVersion: String?
     var parameters: CinematicParameters
     var edl: EditDecisionList
-    /// The aperture the timeline uses: the EDL's choice, else the movie's default.
+    /// The aperture the timeline uses: the EDL's choice, else the first captured f-number, else the
+    /// movie's default (spec/format.md §7; a clip carries one aperture).
     var fNumber: Float
     /// Captured and user decisions in frame order (captured first on a shared frame: the user's overrides).
     var decisions: [TimelineDecision]
@@ -123,10 +124,13 @@ struct TimelinePlan {
             throw FormatError("\(movie.path): frames are not evenly spaced; a timeline export needs a constant frame rate")
         }
         var captured: [TimelineDecision] = []
+        var capturedFNumber: Float?
         // Captured decisions live in the per-frame metadata; only a movie with a metadata track has any.
         if movie.metadata != nil {
             for n in 0..<movie.frameCount {
-                guard let decision = try movie.metadata(n).decision else { continue }
+                let frame = try movie.metadata(n)
+                if capturedFNumber == nil { capturedFNumber = frame.fNumber }
+                guard let decision = frame.decision else { continue }
                 captured.append(
                     TimelineDecision(
                         origin: .captured, frame: Int64(n), time: movie.time(ofFrame: n),
@@ -137,13 +141,14 @@ struct TimelinePlan {
             name: InterchangeText.fileStem(movie.path), mediaURL: mediaURL, rate: rate,
             frameCount: Int64(movie.frameCount), width: movie.width, height: movie.height,
             hasAudio: movie.audio != nil, hasDisparity: movie.disparity != nil,
-            formatVersion: movie.formatVersion, parameters: movie.parameters, edl: edl, captured: captured)
+            formatVersion: movie.formatVersion, parameters: movie.parameters, edl: edl, captured: captured,
+            capturedFNumber: capturedFNumber)
     }
 
     init(
         name: String, mediaURL: String, rate: FrameRate, frameCount: Int64, width: Int, height: Int, hasAudio: Bool,
         hasDisparity: Bool, formatVersion: String?, parameters: CinematicParameters, edl: EditDecisionList,
-        captured: [TimelineDecision]
+        captured: [TimelineDecision], capturedFNumber: Float? = nil
     ) throws(FormatError) {
         // An EDL made for other media would put every marker and trim in the wrong place.
         if let media = edl.media, media.frameCount != Int(frameCount) || media.frameRate != rate {
@@ -162,7 +167,7 @@ struct TimelinePlan {
         self.formatVersion = formatVersion
         self.parameters = parameters
         self.edl = edl
-        fNumber = edl.fNumber ?? parameters.defaultFNumber
+        fNumber = edl.fNumber ?? capturedFNumber ?? parameters.defaultFNumber
 
         let user = edl.decisions.map {
             TimelineDecision(

@@ -116,6 +116,7 @@ public enum CinematicInspection {
                     out.object(key: nil, label: "id \(s.id)", oneLine: true) { out in
                         out.field("id", .int(s.id), label: "", text: nil)
                         out.field("type", .string(s.type.description), label: "type")
+                        out.field("type_number", .int(s.type.rawValue), label: "", text: nil)
                         if s.groupID != 0 { out.field("group", .int(s.groupID), label: "group") }
                         let (first, firstText) = seconds(s.firstFrame)
                         let (last, lastText) = seconds(s.lastFrame)

@@ -22,7 +22,7 @@ public struct Detection: Sendable, Equatable, Codable {
     }
 }
 
-/// Detection type numbers, as established by phone cinematic capture (DESIGN §3).
+/// Detection type numbers, as established by phone cinematic capture (spec/format.md §6.2).
 public struct DetectionType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -51,7 +51,9 @@ public struct DetectionType: RawRepresentable, Hashable, Sendable, Codable, Cust
     }
 
     public var name: String? { Self.named.first { $0.1 == self }?.0 }
-    public var description: String { name ?? "type-\(rawValue)" }
+    /// The name of the table of spec/format.md §6.2, or the number for other types (kept and shown
+    /// as numbers, §6.2); either form reads back through `--detection-type` and detections JSON.
+    public var description: String { name ?? String(rawValue) }
 }
 
 /// A rectangle in normalized frame coordinates (origin top-left).

@@ -14,6 +14,10 @@ public struct CinematicMovie: Sendable {
     public let parameters: CinematicParameters
     /// The `org.cinepack.version` value, nil for a movie that is not a cinepack file.
     public let formatVersion: String?
+    /// Why the movie is not a cinepack movie (spec/format.md §2: the `cnpk` brand and the
+    /// `org.cinepack.version` key), nil when it is. Such a movie is read as a plain movie: its
+    /// picture and sound only, no disparity, focus metadata or parameters.
+    public let identificationProblem: String?
     public let quantization: DisparityQuantization?
     /// Local id → key name of the metadata track.
     public let metadataKeys: [UInt32: String]
@@ -26,7 +30,7 @@ public struct CinematicMovie: Sendable {
     public var timescale: UInt32 { video.timescale }
     public var width: Int { Int(video.visual?.width ?? 0) }
     public var height: Int { Int(video.visual?.height ?? 0) }
-    public var isCinepackFile: Bool { formatVersion != nil && (movie.fileType?.compatibleBrands.contains("cnpk") ?? false) }
+    public var isCinepackFile: Bool { identificationProblem == nil }
 
     /// The frame grid when frames are evenly spaced (always for files cinepack writes).
     public var frameRate: FrameRate? {
@@ -34,6 +38,15 @@ public struct CinematicMovie: Sendable {
             let rate = FrameRate(frames: Int64(timescale), per: first.duration)
         else { return nil }
         return rate
+    }
+
+    /// For a movie that looks cinematic (`looksCinematic`) but fails identification: the warning
+    /// `cinepack inspect` prints, and `--strict` turns into an error.
+    public var identificationWarning: String? {
+        identificationProblem.map {
+            "\(path) has cinematic tracks or keys but is not a cinepack movie: \($0); it is read as a plain movie "
+                + "(spec/format.md §2)"
+        }
     }
 
     /// Whether a movie claims to be cinematic: our brand, a disparity track or a focus-metadata track.
@@ -67,28 +80,37 @@ public struct CinematicMovie: Sendable {
             throw fail("no video track", "§3")
         }
         self.video = video
-        disparity = disparityTrack
-        metadata =
-            movie.tracks.first { $0.kind == .metadata && $0.codec == "mebx" && !$0.referencedTracks("cdsc").isEmpty }
-            ?? movie.tracks.first { $0.kind == .metadata && $0.codec == "mebx" }
         audio = movie.tracks.first { $0.kind == .audio }
 
-        // Movie parameters (§7).
+        // Identification (§2) and movie parameters (§7). A movie that is not ours is read as a
+        // plain movie: nothing it holds is taken for cinematic data.
+        let hasBrand = movie.fileType?.compatibleBrands.contains(Self.brand) == true
+        var read: MovieParameters?
         if movie.moov.child("meta") != nil {
-            do {
-                let read = try MovieParametersBox.read(moov: movie.moov)
-                parameters = read.parameters
-                formatVersion = read.version
-            } catch {
-                throw .container(error, file: path)
+            do { read = try MovieParametersBox.read(moov: movie.moov) } catch {
+                if hasBrand { throw .container(error, file: path) }
             }
-        } else {
-            parameters = CinematicParameters()
-            formatVersion = nil
         }
+        formatVersion = read?.version
+        identificationProblem = Self.identificationProblem(hasBrand: hasBrand, version: read?.version)
+        guard identificationProblem == nil else {
+            parameters = CinematicParameters()
+            disparity = nil
+            metadata = nil
+            quantization = nil
+            metadataKeys = [:]
+            (frameOrder, frameTimes) = Self.presentationOrder(video)
+            return
+        }
+        parameters = read?.parameters ?? CinematicParameters()
         if let version = formatVersion, let major = Int(version.split(separator: ".").first ?? ""), major > 1 {
             throw fail("format version \(version) is newer than this cinepack reads (1)", "§9")
         }
+        disparity = disparityTrack
+        // §3: a `mebx` track is the focus-metadata track only when its keys declare detections
+        // and focus; any other `mebx` track is someone else's timed metadata.
+        let focusTracks = movie.tracks.filter { $0.kind == .metadata && $0.codec == "mebx" && Self.declaresFocusKeys($0) }
+        metadata = focusTracks.first { !$0.referencedTracks("cdsc").isEmpty } ?? focusTracks.first
 
         // Disparity quantization (§5).
         if let track = disparity {
@@ -103,14 +125,15 @@ public struct CinematicMovie: Sendable {
         var keys: [UInt32: String] = [:]
         for key in metadata?.metadataKeys ?? [] where key.namespace == "mdta" { keys[key.localID] = key.key }
         metadataKeys = keys
+        // §6.1: a known key declared twice, at a reserved id or with another well-known type
+        // (`dtyp`) cannot be read safely; the track is refused.
+        if let track = metadata {
+            do { _ = try FocusMetadataKeyMap(keys: track.metadataKeys) } catch {
+                throw .container(error, file: "\(path): focus-metadata track \(track.id)")
+            }
+        }
 
-        // Presentation order of the picture.
-        var order: [(time: Int64, index: Int)] = []
-        video.samples.forEach { order.append(($0.compositionTime, $0.index)) }
-        order.sort { $0.time < $1.time || ($0.time == $1.time && $0.index < $1.index) }
-        frameOrder = order.map(\.index)
-        let first = order.first?.time ?? 0
-        frameTimes = order.map { $0.time - first }
+        (frameOrder, frameTimes) = Self.presentationOrder(video)
 
         // One disparity map and one metadata sample per video frame (§5, §6.2).
         for (role, track) in [("disparity", disparity), ("metadata", metadata)] {
@@ -124,6 +147,34 @@ public struct CinematicMovie: Sendable {
                 throw fail("\(role) track \(track.id) timescale \(track.timescale) differs from the video's \(video.timescale)", "§3")
             }
         }
+    }
+
+    /// The compatible brand that marks a cinepack movie (§2).
+    public static let brand: FourCC = "cnpk"
+
+    /// Why a movie with these marks is not a cinepack movie (§2), nil when it is one.
+    public static func identificationProblem(hasBrand: Bool, version: String?) -> String? {
+        switch (hasBrand, version != nil) {
+        case (true, true): nil
+        case (false, true): "no 'cnpk' compatible brand in ftyp"
+        case (true, false): "no 'org.cinepack.version' key in moov/meta"
+        case (false, false): "no 'cnpk' compatible brand in ftyp and no 'org.cinepack.version' key in moov/meta"
+        }
+    }
+
+    /// Whether a `mebx` track declares the keys every focus-metadata sample carries (§3, §6.2).
+    static func declaresFocusKeys(_ track: Track) -> Bool {
+        let names = Set(track.metadataKeys.filter { $0.namespace == "mdta" }.map(\.key))
+        return FocusMetadataKey.allCases.filter(\.isRequired).allSatisfy { names.contains($0.name) }
+    }
+
+    /// Frame n is the n-th video sample in presentation order (§4); times from the first frame.
+    static func presentationOrder(_ video: Track) -> (order: [Int], times: [Int64]) {
+        var order: [(time: Int64, index: Int)] = []
+        video.samples.forEach { order.append(($0.compositionTime, $0.index)) }
+        order.sort { $0.time < $1.time || ($0.time == $1.time && $0.index < $1.index) }
+        let first = order.first?.time ?? 0
+        return (order.map(\.index), order.map { $0.time - first })
     }
 
     /// `cpdq` (§5) is ours, not the container layer's: its 16 payload bytes are read here.
@@ -173,6 +224,19 @@ public struct CinematicMovie: Sendable {
         MediaTime(value: frameTimes[n], timescale: Int32(clamping: timescale))
     }
 
+    /// Refuses a movie that is not a cinepack movie (§2), for work that needs its cinematic data.
+    public func requireCinepack() throws(FormatError) {
+        if let problem = identificationProblem { throw notCinepack(problem) }
+    }
+
+    func notCinepack(_ problem: String) -> FormatError {
+        .spec("\(path) is not a cinepack movie: \(problem); it is read as a plain movie", clause: "§2")
+    }
+
+    func noDisparityTrack() -> FormatError {
+        identificationProblem.map(notCinepack) ?? FormatError("\(path): the movie has no disparity track")
+    }
+
     func check(_ frame: Int) throws(FormatError) {
         guard frame >= 0, frame < frameCount else {
             throw FormatError("\(path): frame \(frame) is outside the clip (0…\(frameCount - 1))")
@@ -216,7 +280,7 @@ public struct CinematicMovie: Sendable {
     /// The disparity map of frame `n`, in diopters (NaN where invalid).
     public func disparityMap(_ n: Int) throws(FormatError) -> DisparityMap {
         try check(n)
-        guard let track = disparity, let q = quantization else { throw FormatError("\(path): the movie has no disparity track") }
+        guard let track = disparity, let q = quantization else { throw noDisparityTrack() }
         let image: PixelImage
         do { image = try PNGDecoder.decode(try sampleBytes(track, n)) } catch let error as FormatError {
             throw error
@@ -237,7 +301,7 @@ public struct CinematicMovie: Sendable {
     /// The raw 16-bit codes of frame `n`'s disparity map.
     public func disparityCodes(_ n: Int) throws(FormatError) -> PixelImage {
         try check(n)
-        guard let track = disparity else { throw FormatError("\(path): the movie has no disparity track") }
+        guard let track = disparity else { throw noDisparityTrack() }
         do { return try PNGDecoder.decode(try sampleBytes(track, n)) } catch let error as FormatError {
             throw error
         } catch {
@@ -250,7 +314,8 @@ public struct CinematicMovie: Sendable {
         try check(n)
         guard let track = metadata else { return FrameMetadata() }
         let bytes = try sampleBytes(track, n)
-        do { return try FocusMetadataCodec.decode(bytes, keys: metadataKeys, sampleIndex: n) } catch {
+        let offset = track.samples.sample(at: n)?.offset
+        do { return try FocusMetadataCodec.decode(bytes, keys: metadataKeys, sampleIndex: n, fileOffset: offset) } catch {
             throw .container(error, file: path)
         }
     }
