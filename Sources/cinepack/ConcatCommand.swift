@@ -28,11 +28,18 @@ struct ConcatCommand: ParsableCommand {
     var audioFrom: String?
     @Flag(help: "Replace an existing output file.") var force = false
     @Flag(help: "Print the result as JSON.") var json = false
+    @Flag(name: .customLong("io-stats"), help: "Report on stderr how many bytes of the parts were read and copied.")
+    var ioStats = false
 
     func run() throws {
         let result = try FarmConcat.run(parts: parts, output: output, audioFrom: audioFrom, force: force)
         result.notes.forEach(CLIErrors.note)
         let s = result.summary
+        if ioStats {
+            CLIErrors.note(
+                "read \(s.metadataBytesRead) of \(s.partBytes) bytes of the parts (metadata); copied \(s.bytesCopied) bytes of media, \(s.bytesReadForCopy) of them through this process"
+            )
+        }
         if json {
             var fields: [(String, InspectValue)] = [("output", .string(output)), ("parts", .int(result.parts.count))]
             fields.append(("frames", .int(s.frames)))
@@ -41,6 +48,7 @@ struct ConcatCommand: ParsableCommand {
             fields.append(("bytes", .int(s.bytes)))
             fields.append(("bytes_copied", .int(s.bytesCopied)))
             fields.append(("bytes_read_for_copy", .int(s.bytesReadForCopy)))
+            fields.append(("metadata_bytes_read", .int(s.metadataBytesRead)))
             print(JSONText.encode(.object(fields), pretty: false))
         } else {
             let audio = s.audioSamples > 0 ? ", audio from \(audioFrom ?? "")" : ""

@@ -32,6 +32,10 @@ public struct JoinSummary: Sendable {
     public var bytesCopied: Int64
     /// Bytes this process read to copy them: 0 when the kernel copied (`copy_file_range`).
     public var bytesReadForCopy: Int64
+    /// Bytes of the parts read to parse and check them (their metadata: about their `moov`s).
+    public var metadataBytesRead: Int64
+    /// Total size of the parts.
+    public var partBytes: Int64
     public var duration: MediaTime
     public var audioSamples: Int
 }
@@ -119,6 +123,7 @@ public enum MovieJoiner {
         }
         return JoinSummary(
             path: path, frames: video.sampleCount, bytes: file.bytesWritten, bytesCopied: media, bytesReadForCopy: readForCopy,
+            metadataBytesRead: parts.reduce(0) { $0 + $1.source.bytesRead }, partBytes: parts.reduce(0) { $0 + $1.source.size },
             duration: MediaTime(value: video.totalDuration, timescale: Int32(clamping: reference.track.timescale)),
             audioSamples: sound.sampleCount)
     }
