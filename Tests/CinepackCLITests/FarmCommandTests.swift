@@ -74,11 +74,12 @@ struct FarmCommandTests {
         }
     }
 
-    @Test func h264ShardsStartOnSyncFramesAndJoinToTheOneProcessRender() throws {
+    @Test(arguments: ["h264", "hevc"])
+    func shardsWithGroupsOfPicturesStartOnSyncFramesAndJoinToTheOneProcessRender(codec: String) throws {
         let clip = try Clip(seconds: "1.2")
         let whole = clip.dir.file("whole.mov")
-        try Clip.run(["render", clip.source, "-o", whole, "--quality", "preview", "--codec", "h264"])
-        let parts = try clip.shards(2, codec: "h264", prefix: "h")
+        try Clip.run(["render", clip.source, "-o", whole, "--quality", "preview", "--codec", codec])
+        let parts = try clip.shards(2, codec: codec, prefix: codec)
         for part in parts {
             // The first frame of every part is a key frame (ffprobe's packet flags).
             let flags = try Self.probe(part, "packet=flags").split(separator: "\n")
@@ -88,8 +89,8 @@ struct FarmCommandTests {
         try Clip.run(["concat", "-o", joined, parts[1], parts[0]])
         #expect(try Self.frames(joined) == Self.frames(whole))
         // A part boundary must be a sync-frame boundary.
-        let bad = try CLI.run(["render", clip.source, "--frames", "15..36", "--codec", "h264", "-o", clip.dir.file("bad.mov")])
-        #expect(bad.status != 0 && bad.stderr.contains("frame 15 is not a sync-frame boundary for h264"), "\(bad.stderr)")
+        let bad = try CLI.run(["render", clip.source, "--frames", "15..36", "--codec", codec, "-o", clip.dir.file("bad.mov")])
+        #expect(bad.status != 0 && bad.stderr.contains("frame 15 is not a sync-frame boundary for \(codec)"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: clip.dir.file("bad.mov")))
     }
 
