@@ -18,7 +18,7 @@ public struct RenderPlan: Sendable {
     /// The captured f-number of each source frame, nil where the frame has none.
     private let capturedFNumbers: [Float?]
     /// Program frames to render, in order.
-    public let outputFrames: Range<Int64>
+    public private(set) var outputFrames: Range<Int64>
 
     public struct Options: Sendable {
         public var fNumber: Float?
@@ -82,6 +82,23 @@ public struct RenderPlan: Sendable {
         if let fixed { return fixed }
         if captured.indices.contains(n), let f = captured[n] { return f }
         return fallback
+    }
+
+    /// The same plan rendering only `frames` of the program (a farm part, spec/farm.md).
+    public func restricted(to frames: Range<Int64>) -> RenderPlan {
+        var copy = self
+        copy.outputFrames = frames.clamped(to: outputFrames)
+        return copy
+    }
+
+    /// The audio that goes with the rendered program, copied as it is: the source's audio track
+    /// when the plan renders the whole source unchanged (no trims, no speed changes, no range);
+    /// nil otherwise. Every writer of program audio (render, concat) takes it from here.
+    public func programAudio(edl: EditDecisionList) -> CarriedTrack? {
+        guard edl.sourceRanges.isEmpty, edl.speedSegments.isEmpty, outputFrames == 0..<timeline.outputFrameCount,
+            let track = movie.audio
+        else { return nil }
+        return CarriedTrack(movie: movie.movie, track: track, source: movie.source)
     }
 
     /// The source frame program frame `k` shows.

@@ -83,7 +83,15 @@ final class FFmpegEncoder {
     let temporaryPath: String
     let path: String
 
-    init(path: String, codec: String, width: Int, height: Int, rate: FrameRate, audioFrom: String?) throws {
+    /// Called with the temporary file once ffmpeg has finished it, before the rename.
+    private let finishing: ((String) throws -> Void)?
+
+    /// `video` holds the encoder arguments (`FarmCodec.ffmpegArguments`).
+    init(
+        path: String, codec: String, video: [String], width: Int, height: Int, rate: FrameRate, audioFrom: String?,
+        finishing: ((String) throws -> Void)? = nil
+    ) throws {
+        self.finishing = finishing
         let ffmpeg = try FFmpeg.require("--codec \(codec)")
         self.path = path
         let url = URL(fileURLWithPath: path)
@@ -96,8 +104,7 @@ final class FFmpegEncoder {
             "-i", "-",
         ]
         if let audioFrom { arguments += ["-i", audioFrom, "-map", "0:v", "-map", "1:a?", "-c:a", "copy"] }
-        let encoder = codec == "hevc" ? ["-c:v", "libx265", "-tag:v", "hvc1", "-crf", "20"] : ["-c:v", "libx264", "-crf", "18"]
-        arguments += encoder + ["-pix_fmt", "yuv420p", "-f", "mov", temporaryPath]
+        arguments += video + ["-pix_fmt", "yuv420p", "-f", "mov", temporaryPath]
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = arguments
         process.standardInput = input
@@ -119,6 +126,10 @@ final class FFmpegEncoder {
         guard process.terminationStatus == 0 else {
             abandon()
             throw CLIErrors.failure("ffmpeg failed (\(process.terminationStatus)): \(log())")
+        }
+        do { try finishing?(temporaryPath) } catch {
+            abandon()
+            throw error
         }
         guard rename(temporaryPath, path) == 0 else {
             abandon()

@@ -27,6 +27,12 @@ struct RenderCommand: ParsableCommand {
               cinepack render clip.mov -o out.mov
               cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
+              cinepack render clip.mov --shard 2/4 -o part-2.mov      # a farm part; join with cinepack concat
+
+            --shard K/N renders the K-th of N parts of the program (1-based), --frames A..B the program frames A \
+            up to B: a part holds no audio, starts on a sync frame (h264/hevc: every second of frames), and \
+            records what it belongs to, so that `cinepack concat` joins only parts of one render \
+            (spec/farm.md). The joined parts are frame for frame the render of one process, whatever N.
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
@@ -37,12 +43,22 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
     @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
+    @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
     func validate() throws {
         guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
-        guard ["png", "h264", "hevc"].contains(codec) else { throw ValidationError("--codec must be png, h264 or hevc") }
+        guard FarmCodec.named(codec) != nil else {
+            throw ValidationError("--codec must be \(FarmCodec.all.map(\.name).joined(separator: ", "))")
+        }
+        if shard != nil && frames != nil { throw ValidationError("--shard and --frames both choose a part: choose one") }
+        if at != nil && (shard != nil || frames != nil) { throw ValidationError("--at renders one still, not a part of a movie") }
+        do {
+            _ = try shard.map(ShardPlan.parseShard)
+            _ = try frames.map(ShardPlan.parseFrames)
+        } catch { throw ValidationError(error.description) }
         if let fNumber, !(fNumber.isFinite && fNumber > 0) { throw ValidationError("--f-number must be > 0 (got \(fNumber))") }
         if let focalLength, !(focalLength.isFinite && focalLength > 0) { throw ValidationError("--focal-length must be > 0") }
         if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
@@ -54,7 +70,10 @@ struct RenderCommand: ParsableCommand {
         FrameLoopMemory.keepFreedMemory()
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
-        let plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
+        var plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
+        let farm = try FarmRender(edits: edits, plan: plan, codec: FarmCodec.named(codec)!, quality: RenderQuality(rawValue: quality)!)
+        let part = try partRecord(farm)
+        if let part { plan = plan.restricted(to: part.frames) }
         let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
         let movie = edits.movie
         let builtIn = movie.video.codec == "png " || movie.video.codec == "raw "
@@ -76,8 +95,7 @@ struct RenderCommand: ParsableCommand {
         var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
         var done = 0
         if codec == "png" {
-            let audio: CarriedTrack? =
-                simpleProgram ? movie.audio.map { CarriedTrack(movie: movie.movie, track: $0, source: movie.source) } : nil
+            let audio = part == nil ? plan.programAudio(edl: edits.edl) : nil
             var configuration = CinematicWriterConfiguration(
                 video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
                 audio: audio)
@@ -85,6 +103,7 @@ struct RenderCommand: ParsableCommand {
             // An intermediate: encoding speed matters more than the last few per cent of size.
             configuration.compressionLevel = 1
             configuration.pictureFilter = .sub
+            configuration.userData = part.map { [$0.serialized()] } ?? []
             let writer = try CinematicWriter(path: output, configuration: configuration)
             do {
                 try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
@@ -97,8 +116,9 @@ struct RenderCommand: ParsableCommand {
             }
         } else {
             let encoder = try FFmpegEncoder(
-                path: output, codec: codec, width: movie.width, height: movie.height, rate: rate,
-                audioFrom: simpleProgram && movie.audio != nil ? file : nil)
+                path: output, codec: codec, video: farm.codec.ffmpegArguments(farm.shards.syncInterval), width: movie.width,
+                height: movie.height, rate: rate, audioFrom: part == nil && plan.programAudio(edl: edits.edl) != nil ? file : nil,
+                finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
             do {
                 try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
                     try encoder.write(frame)
@@ -109,10 +129,22 @@ struct RenderCommand: ParsableCommand {
                 throw error
             }
         }
-        if !simpleProgram && movie.audio != nil && range == nil {
+        if !simpleProgram && movie.audio != nil && range == nil && part == nil {
             CLIErrors.note("note: audio not carried: the program has trims or speed changes")
         }
-        report(frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil)
+        report(frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil, part: part)
+    }
+
+    /// The record of the farm part `--shard` or `--frames` asks for; nil for a whole render.
+    func partRecord(_ farm: FarmRender) throws -> RenderPartRecord? {
+        if let shard {
+            let (k, n) = try ShardPlan.parseShard(shard)
+            return farm.record(frames: try farm.shards.shard(k, of: n), shard: (k, n))
+        }
+        if let frames {
+            return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: codec), shard: nil)
+        }
+        return nil
     }
 
     /// Every output frame of the plan through `write`, in order: decoding the next frame and
@@ -140,7 +172,7 @@ struct RenderCommand: ParsableCommand {
             })
     }
 
-    func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?) {
+    func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?, part: RenderPartRecord? = nil) {
         if json {
             var fields: [(String, InspectValue)] = [
                 ("output", .string(output)), ("frames", .int(frames)), ("quality", .string(quality)),
@@ -149,10 +181,19 @@ struct RenderCommand: ParsableCommand {
             ]
             if let time { fields += [("frame", .int(first)), ("time", .string(time.description))] }
             if let focus { fields.append(("focus_disparity", .double(Double(focus)))) }
+            if let part {
+                fields += [("first_program_frame", .int(part.frames.lowerBound)), ("end_program_frame", .int(part.frames.upperBound))]
+                if part.shardCount > 0 { fields += [("shard", .string("\(part.shardIndex)/\(part.shardCount)"))] }
+            }
             print(JSONText.encode(.object(fields), pretty: false))
         } else if let time {
             print(
                 "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber), \(quality)")
+        } else if let part {
+            let shard = part.shardCount > 0 ? " (shard \(part.shardIndex)/\(part.shardCount))" : ""
+            print(
+                "wrote \(output): program frames \(part.frames.lowerBound)..\(part.frames.upperBound)\(shard), \(frames) frames, \(quality), \(codec)"
+            )
         } else {
             print("wrote \(output): \(frames) frames, f/\(plan.lens.fNumber), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)")
         }

@@ -123,6 +123,7 @@ public enum BoxRegistry {
         add("cpdq", .leaf, "cinepack spec/format.md §5")
         add("cpED", .container(), "cinepack spec/format.md §8")
         add("cpES", .leaf, "cinepack spec/format.md §8")
+        add("cpRP", .leaf, "cinepack spec/farm.md §2")
         // Compressed movie.
         add("cmov", .container(), Clause.compressedMovie)
         add("dcom", .parsed(DataCompressionBox.self), Clause.compressedMovie)

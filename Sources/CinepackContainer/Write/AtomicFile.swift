@@ -85,6 +85,55 @@ public final class AtomicFileWriter: ByteSink {
         guard n == bytes.count else { throw ContainerError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
 
+    /// Appends `count` bytes of the file at `sourcePath` starting at `offset`, copied by the kernel
+    /// (`copy_file_range`: no byte passes through this process; a server-side copy on NFS 4.2, shared
+    /// extents on file systems with reflinks), else by reads and writes. Returns the bytes this
+    /// process read to do it (0 when the kernel copied everything).
+    @discardableResult
+    public func appendCopy(of sourcePath: String, offset: Int64, count: Int64) throws(ContainerError) -> Int64 {
+        guard offset >= 0, count >= 0 else { throw ContainerError.io("internal: copy of \(count) bytes at \(offset)") }
+        try flush()
+        let input = open(sourcePath, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw ContainerError.io("cannot open \(sourcePath): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        var position = offset
+        let end = offset + count
+        var readHere: Int64 = 0
+        while position < end {
+            let want = Int(min(end - position, 1 << 30))
+            if let kernelCopy = KernelCopy.function {
+                var from = position
+                let n = kernelCopy(input, &from, descriptor, nil, want, 0)
+                if n > 0 {
+                    position += Int64(n)
+                    continue
+                }
+                if n == 0 {
+                    throw ContainerError.truncated(offset: position, wanted: end - position, fileSize: position)
+                }
+                if errno == EINTR { continue }
+                if ![EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF].contains(errno) {
+                    throw ContainerError.io("cannot copy from \(sourcePath) at byte \(position): \(String(cString: strerror(errno)))")
+                }
+            }
+            // Fallback: through this process, 4 MiB at a time.
+            var chunk = [UInt8](repeating: 0, count: min(want, 4 << 20))
+            let got = chunk.withUnsafeMutableBytes { pread(input, $0.baseAddress!, $0.count, off_t(position)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else {
+                if got == 0 { throw ContainerError.truncated(offset: position, wanted: end - position, fileSize: position) }
+                throw ContainerError.io("read error at byte \(position) of \(sourcePath): \(String(cString: strerror(errno)))")
+            }
+            chunk.removeSubrange(got...)
+            buffer = chunk
+            try flush()
+            position += Int64(got)
+            readHere += Int64(got)
+        }
+        bytesWritten += count
+        return readHere
+    }
+
     /// Flushes, syncs and renames into place. After this the file is complete under `path`.
     public func commit() throws(ContainerError) {
         do throws(ContainerError) {
@@ -112,6 +161,20 @@ public final class AtomicFileWriter: ByteSink {
         if !finished { unlink(temporaryPath) }
         finished = true
     }
+}
+
+/// `copy_file_range(2)`, looked up at run time: the C library declares it only for GNU sources,
+/// and systems without it (macOS) use the read/write fallback.
+private enum KernelCopy {
+    typealias Function = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+    static let function: Function? = {
+        #if os(Linux)
+            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "copy_file_range") else { return nil }
+            return unsafeBitCast(symbol, to: Function.self)
+        #else
+            return nil
+        #endif
+    }()
 }
 
 private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {

@@ -21,6 +21,17 @@ public struct CarriedTrack: Sendable {
         self.source = source
     }
 
+    /// The track's edit list converted to another movie timescale; nil when it has none.
+    func editList(movieTimescale: UInt32) -> [EditListBox.Entry]? {
+        guard let elst = track.editList else { return nil }
+        return elst.entries.map {
+            EditListBox.Entry(
+                segmentDuration: UInt64(
+                    max(0, TrackBoxes.rescale(Int64(clamping: $0.segmentDuration), from: movie.timescale, to: movieTimescale))),
+                mediaTime: $0.mediaTime, mediaRate: $0.mediaRate)
+        }
+    }
+
     /// The sample entry box exactly as the source file has it.
     func sampleEntryBytes() throws(FormatError) -> [UInt8] {
         guard let entry = track.sampleEntries.first?.box, entry.origin == .file else {
@@ -54,6 +65,8 @@ public struct CinematicWriterConfiguration: Sendable {
     public var compressionLevel: Int32 = 6
     /// PNG row filters for encoded pictures (adaptive: smallest files; one fixed filter: faster).
     public var pictureFilter: PNGFilterStrategy = .adaptive
+    /// Whole boxes to put in `moov/udta` (e.g. the record of a render part, spec/farm.md).
+    public var userData: [[UInt8]] = []
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -387,7 +400,7 @@ public final class CinematicWriter {
             videoEntry = try carried.sampleEntryBytes()
             width = carried.track.header.width
             height = carried.track.header.height
-            videoEdits = carriedEdits(carried, movieTimescale: movieTimescale)
+            videoEdits = carried.editList(movieTimescale: movieTimescale)
         }
         traks.append(
             TrackBoxes.trak(
@@ -438,7 +451,7 @@ public final class CinematicWriter {
                         id: nextID, handler: "soun", handlerName: "cinepack audio", enabled: true,
                         mediaTimescale: carried.track.timescale, mediaDuration: audio.totalDuration,
                         movieTimescale: movieTimescale, volume: 1,
-                        editList: carriedEdits(carried, movieTimescale: movieTimescale),
+                        editList: carried.editList(movieTimescale: movieTimescale),
                         stbl: audio.stbl(sampleEntry: try carried.sampleEntryBytes()))))
             nextID += 1
         }
@@ -449,27 +462,18 @@ public final class CinematicWriter {
             traks.forEach { w.bytes($0) }
             if configuration.isCinematic {
                 w.bytes(MovieParametersBox.serialized(configuration.parameters))
-                // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
-                w.box("udta") { $0.bytes(EDLSlots.emptyContainer()) }
+            }
+            if configuration.isCinematic || !configuration.userData.isEmpty {
+                w.box("udta") { w in
+                    // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
+                    if configuration.isCinematic { w.bytes(EDLSlots.emptyContainer()) }
+                    configuration.userData.forEach { w.bytes($0) }
+                }
             }
         }
         return w.bytes
     }
 
-    /// A carried track's edit list converted to our movie timescale.
-    private func carriedEdits(_ carried: CarriedTrack, movieTimescale: UInt32) -> [EditListBox.Entry]? {
-        guard let elst = carried.track.editList else { return nil }
-        return elst.entries.map {
-            EditListBox.Entry(
-                segmentDuration: UInt64(
-                    max(
-                        0,
-                        TrackBoxes.rescale(
-                            Int64(clamping: $0.segmentDuration),
-                            from: carried.movie.timescale, to: movieTimescale))),
-                mediaTime: $0.mediaTime, mediaRate: $0.mediaRate)
-        }
-    }
 }
 
 extension [UInt8] {
