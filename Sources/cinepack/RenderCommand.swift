@@ -37,6 +37,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
     @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
@@ -52,6 +53,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         FrameLoopMemory.keepFreedMemory()
+        let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
         let plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
@@ -65,9 +67,7 @@ struct RenderCommand: ParsableCommand {
             let snapped = try movie.frame(at: try Arguments.time(at, option: "--at"))
             let n = Int(snapped.frame)
             let still = try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer)
-            let writer = try AtomicFileWriter(path: output)
-            try writer.write(try PNGEncoder.encode(still))
-            try writer.commit()
+            try target.write(try PNGEncoder.encode(still))
             report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n))
             return
         }
@@ -85,7 +85,7 @@ struct RenderCommand: ParsableCommand {
             // An intermediate: encoding speed matters more than the last few per cent of size.
             configuration.compressionLevel = 1
             configuration.pictureFilter = .sub
-            let writer = try CinematicWriter(path: output, configuration: configuration)
+            let writer = try CinematicWriter(target: target, configuration: configuration)
             do {
                 try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
                     try writer.append(picture: .image(frame), disparity: nil, metadata: nil)
@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
             }
         } else {
             let encoder = try FFmpegEncoder(
-                path: output, codec: codec, width: movie.width, height: movie.height, rate: rate,
+                target: target, codec: codec, width: movie.width, height: movie.height, rate: rate,
                 audioFrom: simpleProgram && movie.audio != nil ? file : nil)
             do {
                 try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in

@@ -473,9 +473,13 @@ import Testing
         let holder = try POSIXStorageIO().openForUpdate(path: path)
         defer { holder.close() }
         // flock locks belong to open file descriptions, so a second open in this process conflicts too.
-        var store = try EDLStore(path: path)
+        var store = try EDLStore(path: path, io: POSIXStorageIO(lockWait: 0.2))
+        let before = try StorageFixtures.read(path)
         let error = #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
         #expect(error?.kind == .busy)
+        #expect(error?.file == path)
+        #expect(error?.description.contains("is busy") == true)
+        #expect(try StorageFixtures.read(path) == before)
     }
 }
 
