@@ -53,7 +53,9 @@ final class FFmpegFrameReader {
         process.arguments = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
         process.standardOutput = pipe
         process.standardError = log.pipe
-        try process.run()
+        do { try process.run() } catch {
+            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)) to decode \(path): \(error.localizedDescription)")
+        }
         log.startReading()
     }
 
@@ -107,15 +109,18 @@ final class FFmpegEncoder {
         let url = URL(fileURLWithPath: target.path)
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid()).mov").path
         // Created here (exclusively) so a missing folder is our clear message, not ffmpeg's.
+        // Registered before it is created, so a signal at any moment finds it.
+        let token = PartialFiles.add(temporaryPath)
         let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let code = errno
+        if fd < 0 { PartialFiles.remove(token) }
         guard fd >= 0 else {
-            let code = errno
             if code == ENOENT || code == ENOTDIR { throw OutputError.noDirectory(path: target.path, directory: target.directory) }
             throw OutputError.io(
                 path: target.path, operation: "creating a file beside it", reason: String(cString: strerror(code)), completed: false)
         }
         close(fd)
-        fileToken = PartialFiles.add(temporaryPath)
+        fileToken = token
         var arguments = [
             "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-r", "\(rate.frames)/\(rate.seconds)",
             "-i", "-",
@@ -128,12 +133,13 @@ final class FFmpegEncoder {
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log.pipe
+        // Not started with the signals held back: ffmpeg would inherit them blocked.
         do { try process.run() } catch {
             abandon()
             throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)): \(error.localizedDescription)")
         }
-        log.startReading()
         processToken = PartialFiles.add(process: process.processIdentifier)
+        log.startReading()
     }
 
     func write(_ picture: PixelImage) throws {

@@ -52,7 +52,7 @@ import Testing
     @Test func renderAndPackRemoveTheirPartialFiles() throws {
         let dir = try Paths.temporaryDirectory()
         let input = dir.file("in.mov")
-        #expect(try CLI.run(["demo", "-o", input, "--seconds", "2", "--size", "640x360"]).status == 0)
+        #expect(try CLI.run(["demo", "-o", input, "--seconds", "1", "--size", "320x180"]).status == 0)
         let (reason, status) = try Self.interrupt(["render", input, "-o", dir.file("out.mov")], in: dir, signal: SIGTERM)
         #expect(reason == .uncaughtSignal && status == SIGTERM, "render ended with \(reason) \(status)")
         #expect(try Self.partials(dir).isEmpty)

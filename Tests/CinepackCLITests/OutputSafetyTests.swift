@@ -79,6 +79,14 @@ import Testing
             #expect(result.stderr.contains("refusing to write \(frameAlias)"), "pack \(how): \(result.stderr)")
             #expect(try Self.bytes(frame) == picture, "pack \(how)")
         }
+        // pack carrying the video of the very file it would write.
+        let carried = try CLI.run(
+            [
+                "pack", "-o", dir.file("in.mov"), "--video", dir.file("in.mov"), "--disparity", dir.file("d/%04d.png"), "--disparity-range",
+                "0:4", "-y",
+            ])
+        #expect(carried.status == 1 && carried.stderr.contains("it is also an input"), "\(carried.stderr)")
+        #expect(try Self.bytes(dir.file("in.mov")) == movie)
         // The hard link is named for what it is.
         let hard = try CLI.run(["plot", dir.file("in.mov"), "-o", dir.file("hard.mov"), "-y"])
         #expect(hard.stderr.contains("hard link"), "\(hard.stderr)")

@@ -55,23 +55,30 @@ public final class AtomicFileWriter: ByteSink {
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard !name.isEmpty else { throw .output(.notAFile(path: path)) }
+        let prefix = (dir == "." && slash == nil ? "" : dir + "/") + ".\(name).partial-\(getpid())-"
+        // Registered before it is created, so a signal at any moment finds it (removing a name
+        // that does not exist yet is harmless).
         var attempt = 0
         var fd: Int32 = -1
         var candidate = ""
+        var token: Int?
+        var code: Int32 = 0
         repeat {
-            candidate = (dir == "." && slash == nil ? "" : dir + "/") + ".\(name).partial-\(getpid())-\(attempt)"
+            candidate = prefix + "\(attempt)"
+            token = PartialFiles.add(candidate)
             fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            code = errno
+            if fd < 0 { PartialFiles.remove(token) }
             attempt += 1
-        } while fd < 0 && errno == EEXIST && attempt < 100
+        } while fd < 0 && code == EEXIST && attempt < 100
         guard fd >= 0 else {
-            let code = errno
             if code == ENOENT || code == ENOTDIR { throw .output(.noDirectory(path: path, directory: target.directory)) }
             throw .output(
                 .io(path: path, operation: "creating a file beside it", reason: String(cString: strerror(code)), completed: false))
         }
         descriptor = fd
         temporaryPath = candidate
-        registration = PartialFiles.add(candidate)
+        registration = token
     }
 
     deinit {

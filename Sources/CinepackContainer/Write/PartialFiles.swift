@@ -113,10 +113,10 @@ public enum PartialFiles {
 
     /// Called from the signal handler: no allocation, no locks.
     fileprivate static func cleanUp() {
+        // Writers first, so none of them can create its file again after it is removed.
+        for i in 0..<capacity where processes[i] > 0 { kill(processes[i], SIGTERM) }
         for i in 0..<capacity {
             if let path = paths[i] { unlink(path) }
-            let pid = processes[i]
-            if pid > 0 { kill(pid, SIGTERM) }
         }
     }
 }
