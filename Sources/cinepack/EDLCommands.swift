@@ -48,7 +48,7 @@ struct EDLCommand: ParsableCommand {
 
         @Argument(help: "A cinematic movie.") var file: String
         @Argument(help: "The EDL sidecar.") var sidecar: String
-        @Flag(help: "Apply an EDL bound to different media.") var force = false
+        @Flag(help: "Apply an EDL bound to different media; also replaces a stored EDL that cannot be read.") var force = false
         @Flag(help: "Print the result as JSON.") var json = false
 
         func run() throws {

@@ -117,6 +117,22 @@ import Testing
         #expect(try MovieEdits.open(path: path).edl.fNumber == 2)
     }
 
+    /// A movie without slots: the first save rewrites the whole file and renames it over the
+    /// path; a handle that read the old file must still see that it changed.
+    @Test func staleHandleAfterAWholeFileRewrite() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir.file("clip.mov")
+        try FileManager.default.copyItem(atPath: Paths.corpus("cinematic/demo-small.mov"), toPath: path)
+        try WriteFailureTests.stripSlots(path)
+        var first = try MovieEdits.open(path: path)
+        var second = try MovieEdits.open(path: path)
+        let result = try first.edit("aperture f/2") { $0.fNumber = 2 }.result
+        #expect(result?.isFullRewrite == true)
+        let error = #expect(throws: EDLCommandError.self) { try second.edit("aperture f/8") { $0.fNumber = 8 } }
+        #expect(error?.isChangedByAnotherWriter == true, "\(String(describing: error))")
+        #expect(try MovieEdits.open(path: path).edl.fNumber == 2)
+    }
+
     /// A writer holding the lock longer than the wait makes the next one give up with "busy" (exit 4).
     @Test func heldLockMeansBusy() throws {
         let dir = try Paths.temporaryDirectory()

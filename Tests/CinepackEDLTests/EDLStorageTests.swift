@@ -457,12 +457,10 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
         var store = try EDLStore(path: path)
-        if geteuid() == 0 {
-            // Permissions do not bind root; the injected open failure covers this case there.
-            print("note: running as root; read-only permissions cannot be tested, see failedInPlaceUpdateLeavesTheFileUnchanged")
-            return
-        }
-        #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
+        // The mode bits decide, for root too.
+        let error = #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
+        #expect(error?.kind == .readOnly)
+        #expect(error?.description.contains("is not writable (mode r--r--r--)") == true)
         #expect(try StorageFixtures.read(path) == before)
     }
 
