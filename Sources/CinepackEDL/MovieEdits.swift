@@ -17,27 +17,79 @@ public struct MovieEdits: Sendable {
     /// as it was stored (spec/edl.md §8), so the binding added here is not part of it.
     private var bindingAdded = false
 
-    public static func open(path: String) throws(EDLCommandError) -> MovieEdits {
+    /// Opens the movie and its stored EDL. Refused, before anything can be written, when the
+    /// file is not a cinematic movie (no `cnpk` brand, disparity track or focus metadata: a
+    /// remuxed copy has lost what editing needs) or when its samples lie past the end of the file
+    /// (a truncated copy that `inspect` rejects too).
+    ///
+    /// With `recovering`, a stored EDL that cannot be read (too large for the reader, broken XML,
+    /// rules broken) is set aside with a warning and the edits start empty, so `edl clear` and
+    /// `edl import --force` can always replace it (spec/format.md §8).
+    public static func open(path: String, recovering: Bool = false) throws(EDLCommandError) -> MovieEdits {
         let movie: CinematicMovie
         do {
             movie = try CinematicMovie.open(path: path)
             try movie.requireCinepack()
         } catch { throw .format(error) }
+        try checkEditable(movie)
         let store: EDLStore
         do { store = try EDLStore(path: path) } catch { throw .storage(error) }
         let binding: MediaBinding
         do { binding = try MediaBinding(movie: movie) } catch { throw .format(error) }
         var edl = EditDecisionList()
+        var warnings = store.current.warnings
         if let text = store.current.text, !text.isEmpty {
-            do { edl = try EditDecisionList.parse(text, source: "\(path) (stored EDL)") } catch { throw .edl(error) }
+            do { edl = try EditDecisionList.parse(text, source: "\(path) (stored EDL)") } catch {
+                guard recovering else {
+                    throw EDLCommandError(
+                        "\(error) — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL"
+                    )
+                }
+                warnings.append("the stored EDL cannot be read (\(error)); it is replaced")
+            }
         }
-        var edits = MovieEdits(movie: movie, store: store, edl: edl, binding: binding, warnings: store.current.warnings)
+        var edits = MovieEdits(movie: movie, store: store, edl: edl, binding: binding, warnings: warnings)
         if edl.media == nil {
             edits.edl.media = binding
             edits.bindingAdded = true
         }
         return edits
     }
+
+    /// What an editor needs from the file, checked before any write.
+    static func checkEditable(_ movie: CinematicMovie) throws(EDLCommandError) {
+        guard CinematicMovie.looksCinematic(movie.movie) else {
+            throw EDLCommandError(
+                "\(movie.path): not a cinematic movie (no 'cnpk' brand, disparity track or focus metadata; a remuxed copy loses them); nothing to edit or refocus (spec/format.md §3)"
+            )
+        }
+        let size = movie.movie.fileSize
+        for track in movie.movie.tracks {
+            var beyond: SampleInfo?
+            track.samples.forEach { sample in
+                if beyond == nil, sample.byteRange.upperBound > size { beyond = sample }
+            }
+            if let beyond {
+                throw EDLCommandError(
+                    "\(movie.path): sample \(beyond.index) of track \(track.id) ends at byte \(beyond.byteRange.upperBound), past the end of the file (\(size) bytes); the file is truncated and is not edited"
+                )
+            }
+        }
+    }
+
+    /// The EDL sequence number this handle read (or last stored): a save is refused with
+    /// `EDLStorageError.Kind.changedByAnotherWriter` when the file holds another one by then.
+    public var sequence: UInt64 { store.current.sequence }
+
+    /// The largest EDL text `save` stores: what a reader accepts (`XMLLimits.maxInputBytes`). A
+    /// caller may lower it (never raise it: a larger EDL could not be read back).
+    public var storedEDLLimit = XMLLimits.maxInputBytes {
+        didSet { storedEDLLimit = min(storedEDLLimit, XMLLimits.maxInputBytes) }
+    }
+
+    /// Oldest undo steps dropped by the last save so the stored EDL stays readable (under
+    /// `XMLLimits.maxInputBytes`); 0 when none were.
+    public private(set) var droppedHistorySteps = 0
 
     /// Whether `other` was made for this movie.
     public func isBound(_ other: EditDecisionList) -> Bool {
@@ -88,24 +140,63 @@ public struct MovieEdits: Sendable {
     }
 
     /// Validates `edl`, binds it to this movie and stores it. Returns how it was written.
+    ///
+    /// The store takes the file's edit lock (waiting a bounded time; `busy` after it) and refuses
+    /// with `changedByAnotherWriter` when another writer stored an edit since this handle read the
+    /// EDL; nothing is written then, and this handle is unchanged. The oldest undo steps are
+    /// dropped when the EDL would otherwise be larger than a reader accepts; an EDL too large even
+    /// without history is refused (`tooLarge`).
     @discardableResult
     public mutating func save(_ edl: EditDecisionList) throws(EDLCommandError) -> EDLUpdateResult {
         var bound = edl
         bound.media = binding
         do { try bound.validate(source: movie.path) } catch { throw .edl(error) }
+        var data = bound.xmlData()
+        var dropped = 0
+        while data.count > storedEDLLimit, !bound.history.isEmpty {
+            // Steps hold whole earlier EDLs: drop enough of the oldest to cover the excess, then measure.
+            var excess = data.count - storedEDLLimit
+            repeat {
+                excess -= bound.history.removeFirst().previous.utf8.count
+                dropped += 1
+            } while excess > 0 && !bound.history.isEmpty
+            data = bound.xmlData()
+        }
+        guard data.count <= storedEDLLimit else {
+            throw .storage(
+                EDLStorageError(
+                    .tooLarge,
+                    "\(movie.path): the EDL would be stored as \(data.count) bytes, above the \(storedEDLLimit) bytes a reader accepts, even without undo history; nothing written",
+                    clause: "spec/format.md §8"))
+        }
         let result: EDLUpdateResult
-        do { result = try store.update(text: bound.xmlData()) } catch { throw .storage(error) }
+        do { result = try store.update(text: data, expectedSequence: store.current.sequence) } catch { throw .storage(error) }
         self.edl = bound
         bindingAdded = false
+        droppedHistorySteps = dropped
         return result
     }
 }
 
 /// One error type for the EDL commands: format, storage and XML errors keep their own messages.
+/// A storage error is kept whole in `storage`, so callers can act on its kind: `busy` (another
+/// process held the lock too long: try again later) and `changedByAnotherWriter` (another process
+/// stored an edit since this one read the file: read again and redo the edit).
 public struct EDLCommandError: Error, Sendable, CustomStringConvertible {
     public var description: String
+    /// The storage error behind this one, when there is one.
+    public var storage: EDLStorageError?
     public init(_ description: String) { self.description = description }
     public static func format(_ e: FormatError) -> EDLCommandError { EDLCommandError(e.description) }
-    public static func storage(_ e: EDLStorageError) -> EDLCommandError { EDLCommandError(e.description) }
+    public static func storage(_ e: EDLStorageError) -> EDLCommandError {
+        var error = EDLCommandError(e.description)
+        error.storage = e
+        return error
+    }
     public static func edl(_ e: EDLError) -> EDLCommandError { EDLCommandError(e.description) }
+
+    /// Another process stored an edit since this one read the EDL; nothing was written.
+    public var isChangedByAnotherWriter: Bool { storage?.kind == .changedByAnotherWriter }
+    /// Another process held the file's edit lock past the bounded wait; nothing was written.
+    public var isBusy: Bool { storage?.kind == .busy }
 }

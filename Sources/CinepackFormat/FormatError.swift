@@ -4,11 +4,20 @@ import CinepackContainer
 /// request the file cannot satisfy. Messages say what, where (file, frame, byte) and why.
 public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
+    /// Set when an output rule refused the write or placing the output failed (typed payload).
+    public var output: OutputError?
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 
     public static func container(_ error: ContainerError, file: String? = nil) -> FormatError {
-        FormatError(file.map { "\($0): \(error)" } ?? error.description)
+        if let output = error.output { return .output(output) }
+        return FormatError(file.map { "\($0): \(error)" } ?? error.description)
+    }
+
+    public static func output(_ error: OutputError) -> FormatError {
+        var wrapped = FormatError(error.description)
+        wrapped.output = error
+        return wrapped
     }
 
     /// Any error met while handling `file`, as a FormatError: container errors name the file, a

@@ -27,3 +27,11 @@ extension CLIErrors {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
+
+/// Exit statuses other than 0 (success) and 1 (error), listed in the README.
+enum ExitCodes {
+    /// An in-place edit found the file changed by another process since it was read; nothing written.
+    static let changedByAnotherWriter: Int32 = 3
+    /// Another process held the file's edit lock past the bounded wait; nothing written.
+    static let busy: Int32 = 4
+}

@@ -30,6 +30,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Frames per second (whole number).")
     var fps: Int = 30
 
+    @OptionGroup var overwrite: OverwriteOption
+
     @Flag(help: "Print a JSON summary instead of text.")
     var json = false
 
@@ -57,13 +59,14 @@ struct DemoCommand: ParsableCommand {
         let scene: DemoScene
         do { scene = try DemoScene(options: options) } catch { throw ValidationError("\(error)") }
         guard let rate = FrameRate(frames: Int64(fps), per: 1) else { throw ValidationError("--fps must be positive") }
+        let target = try overwrite.target(output, inputs: [])
         let first = scene.frame(0)
         let quantization = scene.quantization
         var configuration = CinematicWriterConfiguration(
             video: .encoded(.png, width: width, height: height, rate: rate),
             disparity: (first.disparityWidth, first.disparityHeight, quantization), writesMetadata: true, parameters: scene.parameters)
         configuration.compressionLevel = 3
-        let writer = try CinematicWriter(path: output, configuration: configuration)
+        let writer = try CinematicWriter(target: target, configuration: configuration)
         var progress = ProgressReporter(label: "demo", style: progressJSON ? .json : .automatic)
         // Frames are generated and PNG-encoded in parallel batches, then written in order:
         // memory stays a few frames whatever the length.

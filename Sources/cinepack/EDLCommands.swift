@@ -21,15 +21,15 @@ struct EDLCommand: ParsableCommand {
 
         @Argument(help: "A cinematic movie.") var file: String
         @Option(name: .shortAndLong, help: "The XML file to write; stdout when omitted.") var output: String?
+        @OptionGroup var overwrite: OverwriteOption
 
         func run() throws {
+            let target = try output.map { path throws -> OutputTarget in try overwrite.target(path, inputs: [file]) }
             let edits = try MovieEdits.open(path: file)
             edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
             let data = edits.edl.xmlData()
-            if let output {
-                let writer = try AtomicFileWriter(path: output)
-                try writer.write(data)
-                try writer.commit()
+            if let target, let output {
+                try target.write(data)
                 print("wrote \(output): \(edits.edl.decisions.count) decisions, \(data.count) bytes")
             } else {
                 FileHandle.standardOutput.write(Data(data))
@@ -48,7 +48,7 @@ struct EDLCommand: ParsableCommand {
 
         @Argument(help: "A cinematic movie.") var file: String
         @Argument(help: "The EDL sidecar.") var sidecar: String
-        @Flag(help: "Apply an EDL bound to different media.") var force = false
+        @Flag(help: "Apply an EDL bound to different media; also replaces a stored EDL that cannot be read.") var force = false
         @Flag(help: "Print the result as JSON.") var json = false
 
         func run() throws {
@@ -56,7 +56,9 @@ struct EDLCommand: ParsableCommand {
                 throw CLIErrors.failure("\(sidecar): cannot read the file")
             }
             let edl = try EditDecisionList.parse(Array(data), source: sidecar)
-            var edits = try MovieEdits.open(path: file)
+            // --force also replaces a stored EDL that cannot be read (spec/format.md §8).
+            var edits = try MovieEdits.open(path: file, recovering: force)
+            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
             if !edits.isBound(edl) && !force {
                 let theirs = edl.media.map { "\($0.frameCount) frames at \($0.frameRate), fingerprint \($0.fingerprint)" } ?? "-"
                 let ours = "\(edits.binding.frameCount) frames at \(edits.binding.frameRate), fingerprint \(edits.binding.fingerprint)"
@@ -64,6 +66,7 @@ struct EDLCommand: ParsableCommand {
                     "\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
             }
             let result = try edits.save(edl)
+            EDLCommand.noteDroppedHistory(edits)
             EDLCommand.report(result, file: file, json: json)
         }
     }
@@ -77,7 +80,9 @@ struct EDLCommand: ParsableCommand {
         @Flag(help: "Print the result as JSON.") var json = false
 
         func run() throws {
-            var edits = try MovieEdits.open(path: file)
+            // Works whatever the stored EDL holds, even one that cannot be read (spec/format.md §8).
+            var edits = try MovieEdits.open(path: file, recovering: true)
+            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
             let result = try edits.save(EditDecisionList())
             EDLCommand.report(result, file: file, json: json)
         }
@@ -99,6 +104,14 @@ struct EDLCommand: ParsableCommand {
                 "\(sidecar): valid (\(edl.decisions.count) decisions, \(edl.detectionTracks.count) tracks, \(edl.sourceRanges.count) ranges, \(edl.speedSegments.count) speed segments)"
             )
         }
+    }
+
+    /// Says when the oldest undo steps had to go so the stored EDL stays readable.
+    static func noteDroppedHistory(_ edits: MovieEdits) {
+        guard edits.droppedHistorySteps > 0 else { return }
+        CLIErrors.note(
+            "note: the \(edits.droppedHistorySteps) oldest undo steps were dropped to keep the stored EDL under \(XMLLimits.maxInputBytes) bytes, the most a reader accepts"
+        )
     }
 
     static func report(_ result: EDLUpdateResult, file: String, json: Bool) {
@@ -132,18 +145,18 @@ struct ExportTimelineCommand: ParsableCommand {
     @Argument(help: "A cinematic movie.") var file: String
     @Option(help: "otio or fcpxml.") var format: String
     @Option(name: .shortAndLong, help: "The file to write.") var output: String
+    @OptionGroup var overwrite: OverwriteOption
 
     func validate() throws {
         guard TimelineExport.Format(rawValue: format) != nil else { throw ValidationError("--format must be otio or fcpxml") }
     }
 
     func run() throws {
+        let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let url = TimelineExport.fileURL(forPath: file, relativeTo: FileManager.default.currentDirectoryPath)
         let data = try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url)
-        let writer = try AtomicFileWriter(path: output)
-        try writer.write(data)
-        try writer.commit()
+        try target.write(data)
         print("wrote \(output): \(format), \(edits.edl.decisions.count) user decisions")
     }
 }

@@ -39,6 +39,7 @@ struct ApertureCommand: ParsableCommand {
             print("\(dryRun ? "would set" : "set") f/\(applied), was \(before)\(clampNote)")
             if let result, result.isFullRewrite { CLIErrors.note("note: \(result)") }
         }
+        EDLCommand.noteDroppedHistory(edits)
     }
 }
 

@@ -30,6 +30,8 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The PNG to write.")
     var output: String
 
+    @OptionGroup var overwrite: OverwriteOption
+
     @Flag(help: "Disparity only: write the stored 16-bit codes, not false colour.")
     var raw = false
 
@@ -46,6 +48,7 @@ struct ExtractCommand: ParsableCommand {
     func run() throws {
         let expression: TimeExpression
         do { expression = try TimeExpression(parsing: at) } catch { throw ValidationError("--at: \(error)") }
+        let target = try overwrite.target(output, inputs: [file])
         let movie = try CinematicMovie.open(path: file)
         let snapped = try movie.frame(at: expression)
         let frame = Int(snapped.frame)
@@ -62,9 +65,7 @@ struct ExtractCommand: ParsableCommand {
             guard let q = movie.quantization else { throw FormatError("\(file): the movie has no disparity track") }
             png = try PNGEncoder.encode(FalseColour.image(try movie.disparityMap(frame), range: q))
         }
-        let writer = try AtomicFileWriter(path: output)
-        try writer.write(png)
-        try writer.commit()
+        try target.write(png)
         let time = snapped.time.formattedSeconds()
         if json {
             print(

@@ -1,6 +1,12 @@
 import Cinepack
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// ffmpeg as a decoder and encoder for codecs cinepack does not build in (H.264, HEVC, ProRes…).
 /// Frames cross the pipe as raw 8-bit RGB, one after another.
 enum FFmpeg {
@@ -34,6 +40,7 @@ enum FFmpeg {
 final class FFmpegFrameReader {
     private let process = Process()
     private let pipe = Pipe()
+    private let log = FFmpegLog()
     private let width: Int, height: Int
     private(set) var next = 0
     private var last: (Int, PixelImage)?
@@ -45,8 +52,11 @@ final class FFmpegFrameReader {
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process.standardError = log.pipe
+        do { try process.run() } catch {
+            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)) to decode \(path): \(error.localizedDescription)")
+        }
+        log.startReading()
     }
 
     deinit {
@@ -60,7 +70,7 @@ final class FFmpegFrameReader {
         let size = width * height * 3
         while true {
             guard let data = try pipe.fileHandleForReading.read(upToCount: size), data.count == size else {
-                throw CLIErrors.failure("ffmpeg ended before frame \(n) of the video track")
+                throw CLIErrors.failure("ffmpeg ended before frame \(n) of the video track. ffmpeg said:\n\(log.lastLines())")
             }
             let index = next
             next += 1
@@ -73,32 +83,52 @@ final class FFmpegFrameReader {
     }
 }
 
-/// Encodes raw RGB frames to H.264 or HEVC through ffmpeg, into a temporary file renamed into
-/// place when done (no partial output on failure).
+/// Encodes raw RGB frames to H.264 or HEVC through ffmpeg, into a temporary file placed under
+/// its name only when ffmpeg succeeded and the file checks out as a complete movie with every
+/// frame (ffmpeg can exit 0 on a full disk without writing its `moov`). Any failure — no folder,
+/// an encoder error, ffmpeg killed, disk full — ends in a message quoting ffmpeg's last stderr
+/// lines, and no file is left. The partial file and ffmpeg are registered with `PartialFiles`, so
+/// SIGINT, SIGTERM and SIGHUP clean them up too. (SIGPIPE is ignored process-wide by `main`, so a
+/// dead ffmpeg shows up here as EPIPE, not as a silent death.)
 final class FFmpegEncoder {
     private let process = Process()
     private let input = Pipe()
-    private let errors: FileHandle
-    private let errorsURL: URL
+    private let log = FFmpegLog()
     let temporaryPath: String
-    let path: String
+    let target: OutputTarget
+    var path: String { target.path }
+    private let rate: FrameRate
+    private var framesWritten = 0
+    private var fileToken: Int?
+    private var processToken: Int?
 
     /// Called with the temporary file once ffmpeg has finished it, before the rename.
     private let finishing: ((String) throws -> Void)?
 
     /// `video` holds the encoder arguments (`FarmCodec.ffmpegArguments`).
     init(
-        path: String, codec: String, video: [String], width: Int, height: Int, rate: FrameRate, audioFrom: String?,
+        target: OutputTarget, codec: String, video: [String], width: Int, height: Int, rate: FrameRate, audioFrom: String?,
         finishing: ((String) throws -> Void)? = nil
     ) throws {
         self.finishing = finishing
         let ffmpeg = try FFmpeg.require("--codec \(codec)")
-        self.path = path
-        let url = URL(fileURLWithPath: path)
+        self.target = target
+        self.rate = rate
+        let url = URL(fileURLWithPath: target.path)
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid()).mov").path
-        errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("cinepack-ffmpeg-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)  // FileHandle below reports a failure
-        errors = try FileHandle(forWritingTo: errorsURL)
+        // Created here (exclusively) so a missing folder is our clear message, not ffmpeg's.
+        // Registered before it is created, so a signal at any moment finds it.
+        let token = PartialFiles.add(temporaryPath)
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let code = errno
+        if fd < 0 { PartialFiles.remove(token) }
+        guard fd >= 0 else {
+            if code == ENOENT || code == ENOTDIR { throw OutputError.noDirectory(path: target.path, directory: target.directory) }
+            throw OutputError.io(
+                path: target.path, operation: "creating a file beside it", reason: String(cString: strerror(code)), completed: false)
+        }
+        close(fd)
+        fileToken = token
         var arguments = [
             "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-r", "\(rate.frames)/\(rate.seconds)",
             "-i", "-",
@@ -109,43 +139,89 @@ final class FFmpegEncoder {
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        process.standardError = log.pipe
+        // Not started with the signals held back: ffmpeg would inherit them blocked.
+        do { try process.run() } catch {
+            abandon()
+            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)): \(error.localizedDescription)")
+        }
+        processToken = PartialFiles.add(process: process.processIdentifier)
+        log.startReading()
     }
 
     func write(_ picture: PixelImage) throws {
         guard let samples = picture.samples8 else { throw CLIErrors.failure("internal: encoder needs 8-bit RGB") }
-        do { try input.fileHandleForWriting.write(contentsOf: Data(samples)) } catch {
-            throw CLIErrors.failure("ffmpeg stopped accepting frames: \(log())")
+        let fd = input.fileHandleForWriting.fileDescriptor
+        var done = 0
+        while done < samples.count {
+            let n = samples.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + done, raw.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = n < 0 ? String(cString: strerror(errno)) : "no progress"
+                throw failure("ffmpeg stopped accepting frames after \(framesWritten) (\(reason))")
+            }
+            done += n
         }
+        framesWritten += 1
     }
 
     func finish() throws {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        PartialFiles.remove(process: processToken)
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw failure("ffmpeg failed")
+        }
+        do {
+            try EncodedMovieCheck.verify(path: temporaryPath, frames: framesWritten, rate: rate)
+        } catch {
             abandon()
-            throw CLIErrors.failure("ffmpeg failed (\(process.terminationStatus)): \(log())")
+            throw CLIErrors.failure(
+                "ffmpeg exited normally but \(path) would be incomplete (\(error)); nothing written. ffmpeg said:\n\(log.lastLines())")
         }
         do { try finishing?(temporaryPath) } catch {
             abandon()
             throw error
         }
-        guard rename(temporaryPath, path) == 0 else {
-            abandon()
-            throw CLIErrors.failure("cannot move the finished file to \(path): \(String(cString: strerror(errno)))")
+        do { try target.install(temporary: temporaryPath) } catch {
+            PartialFiles.remove(fileToken)
+            throw error
         }
-        try? FileManager.default.removeItem(at: errorsURL)
+        PartialFiles.remove(fileToken)
     }
 
+    /// Stops ffmpeg and removes the partial file; the destination is untouched.
     func abandon() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(atPath: temporaryPath)
-        try? FileManager.default.removeItem(at: errorsURL)
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        PartialFiles.remove(process: processToken)
+        unlink(temporaryPath)
+        PartialFiles.remove(fileToken)
     }
 
-    private func log() -> String {
-        ((try? String(contentsOf: errorsURL, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Cleans up and describes how ffmpeg ended, with its last stderr lines.
+    private func failure(_ what: String) -> CLIErrors.Failure {
+        try? input.fileHandleForWriting.close()
+        // Give ffmpeg a moment to report and exit on its own before stopping it.
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        abandon()
+        let how: String
+        switch process.terminationReason {
+        case .uncaughtSignal: how = "ffmpeg was killed by signal \(process.terminationStatus)"
+        default: how = "ffmpeg exited with status \(process.terminationStatus)"
+        }
+        return CLIErrors.failure("\(what); \(how); nothing written to \(path). ffmpeg said:\n\(log.lastLines())")
     }
+}
+
+/// `write(2)`: inside a type with a `write` method the bare name means the method.
+private func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.write(fd, pointer, count)
+    #else
+        return Darwin.write(fd, pointer, count)
+    #endif
 }

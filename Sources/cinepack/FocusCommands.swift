@@ -208,13 +208,13 @@ struct PlotCommand: ParsableCommand {
 
     @Argument(help: "A cinematic movie.") var file: String
     @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
+    @OptionGroup var overwrite: OverwriteOption
 
     func run() throws {
+        let target = try overwrite.target(output, inputs: [file])
         let session = try FocusSession(path: file)
         let svg = FocusPlot.svg(script: session.script, capture: session.capture, title: (file as NSString).lastPathComponent)
-        let writer = try AtomicFileWriter(path: output)
-        try writer.write(Array(svg.utf8))
-        try writer.commit()
+        try target.write(Array(svg.utf8))
         print("wrote \(output): \(session.script.frames.count) frames, \(session.script.decisions.filter(\.isEffective).count) decisions")
     }
 }

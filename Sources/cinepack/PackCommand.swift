@@ -63,6 +63,8 @@ struct PackCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Copy the audio track of this MOV/MP4.", valueName: "file"))
     var audio: String?
 
+    @OptionGroup var overwrite: OverwriteOption
+
     @Flag(help: "Print a JSON summary instead of text.")
     var json = false
 
@@ -92,16 +94,19 @@ struct PackCommand: ParsableCommand {
             pictures = .video(path: video!)
         }
         let maps = try ImageSequence(pattern: disparity, role: "--disparity")
+        let inputs = [video, audio, detections].compactMap { $0 } + maps.paths + pictures.sequencePaths
+        _ = try overwrite.target(output, inputs: inputs)
         var parameters = CinematicParameters()
         parameters.focalLength35mm = focalLength
         parameters.defaultFNumber = fNumber
         parameters.minFNumber = min(parameters.minFNumber, fNumber)
         parameters.maxFNumber = max(parameters.maxFNumber, fNumber)
         let metadata = try DetectionsLoader.load(detections, type: detectionType, frameCount: maps.paths.count, pictures: pictures)
-        let request = PackRequest(
+        var request = PackRequest(
             output: output, pictures: pictures, disparity: maps,
             disparityFormat: PackRequest.DisparityFormat(rawValue: disparityFormat)!, disparityRange: range,
             metadata: metadata, parameters: parameters, audioPath: audio)
+        request.overwrite = overwrite.force
         var progress = ProgressReporter(label: "pack", style: progressJSON ? .json : .automatic)
         let summary = try Packer.pack(request) { progress.update($0, of: $1) }
         Summaries.print(summary, json: json)
@@ -169,5 +174,13 @@ enum DetectionsLoader {
             }
             return (Int(visual.width), Int(visual.height))
         }
+    }
+}
+
+extension PackRequest.PictureSource {
+    /// The picture files of a sequence (none for a carried video, named separately).
+    var sequencePaths: [String] {
+        if case .frames(let sequence, _, _) = self { return sequence.paths }
+        return []
     }
 }

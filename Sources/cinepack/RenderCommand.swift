@@ -45,6 +45,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
+    @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
@@ -68,6 +69,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         FrameLoopMemory.keepFreedMemory()
+        let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
         var plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
@@ -84,9 +86,7 @@ struct RenderCommand: ParsableCommand {
             let snapped = try movie.frame(at: try Arguments.time(at, option: "--at"))
             let n = Int(snapped.frame)
             let still = try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer)
-            let writer = try AtomicFileWriter(path: output)
-            try writer.write(try PNGEncoder.encode(still))
-            try writer.commit()
+            try target.write(try PNGEncoder.encode(still))
             report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n))
             return
         }
@@ -104,7 +104,7 @@ struct RenderCommand: ParsableCommand {
             configuration.compressionLevel = 1
             configuration.pictureFilter = .sub
             configuration.userData = part.map { [$0.serialized()] } ?? []
-            let writer = try CinematicWriter(path: output, configuration: configuration)
+            let writer = try CinematicWriter(target: target, configuration: configuration)
             do {
                 try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
                     try writer.append(picture: .image(frame), disparity: nil, metadata: nil)
@@ -116,7 +116,7 @@ struct RenderCommand: ParsableCommand {
             }
         } else {
             let encoder = try FFmpegEncoder(
-                path: output, codec: codec, video: farm.codec.ffmpegArguments(farm.shards.syncInterval), width: movie.width,
+                target: target, codec: codec, video: farm.codec.ffmpegArguments(farm.shards.syncInterval), width: movie.width,
                 height: movie.height, rate: rate, audioFrom: part == nil && plan.programAudio(edl: edits.edl) != nil ? file : nil,
                 finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
             do {

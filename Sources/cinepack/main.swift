@@ -1,6 +1,12 @@
 import ArgumentParser
 import Cinepack
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `cinepack`: every subcommand is a few calls into the libraries.
 struct CinepackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,4 +26,16 @@ struct CinepackCommand: ParsableCommand {
     )
 }
 
-CinepackCommand.main()
+// A dead ffmpeg must surface as EPIPE on the frame pipe (and a clear message), not kill us silently.
+signal(SIGPIPE, SIG_IGN)
+
+do {
+    var command = try CinepackCommand.parseAsRoot()
+    try command.run()
+} catch let error as EDLCommandError where error.isChangedByAnotherWriter || error.isBusy {
+    // Distinct exit codes, so scripts know running again is the remedy (README, exit codes).
+    CLIErrors.note("Error: \(error)")
+    CinepackCommand.exit(withError: ExitCode(error.isBusy ? ExitCodes.busy : ExitCodes.changedByAnotherWriter))
+} catch {
+    CinepackCommand.exit(withError: error)
+}

@@ -148,7 +148,7 @@ enum FF {
         let text = try clip.pack()
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("wrote out/clip.mov: 12 frames, 0.400s, "), "\(text.stdout)")
-        let json = try clip.pack(ClipFixture.defaultArguments + ["--json"])
+        let json = try clip.pack(ClipFixture.defaultArguments + ["--json", "--force"])
         #expect(json.status == 0, "\(json.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(summary["frames"] as? Int == 12)
@@ -501,7 +501,8 @@ enum FF {
         var rng = SeededGenerator(seed: 77)
         let existing = (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         try clip.write(existing, to: clip.output)
-        let second = try clip.pack(c.arguments)
+        // Even asked to replace it (--force), a failed pack leaves the existing movie as it was.
+        let second = try clip.pack(c.arguments + ["--force"])
         #expect(second.status == c.status)
         #expect(second.stderr == first.stderr)
         #expect(try clip.bytes(clip.output) == existing, "the existing movie was changed")

@@ -457,12 +457,10 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
         var store = try EDLStore(path: path)
-        if geteuid() == 0 {
-            // Permissions do not bind root; the injected open failure covers this case there.
-            print("note: running as root; read-only permissions cannot be tested, see failedInPlaceUpdateLeavesTheFileUnchanged")
-            return
-        }
-        #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
+        // The mode bits decide, for root too.
+        let error = #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
+        #expect(error?.kind == .readOnly)
+        #expect(error?.description.contains("is not writable (mode r--r--r--)") == true)
         #expect(try StorageFixtures.read(path) == before)
     }
 
@@ -473,9 +471,13 @@ import Testing
         let holder = try POSIXStorageIO().openForUpdate(path: path)
         defer { holder.close() }
         // flock locks belong to open file descriptions, so a second open in this process conflicts too.
-        var store = try EDLStore(path: path)
+        var store = try EDLStore(path: path, io: POSIXStorageIO(lockWait: 0.2))
+        let before = try StorageFixtures.read(path)
         let error = #expect(throws: EDLStorageError.self) { try store.update(text: "<edl/>") }
         #expect(error?.kind == .busy)
+        #expect(error?.file == path)
+        #expect(error?.description.contains("is busy") == true)
+        #expect(try StorageFixtures.read(path) == before)
     }
 }
 

@@ -12,6 +12,8 @@ public struct ContainerError: Error, Equatable, Sendable, CustomStringConvertibl
     public var path: String?
     /// The spec clause broken, e.g. `ISO/IEC 14496-12 §8.7.3`.
     public var clause: String?
+    /// Set when an output rule refused the write or placing the output failed (typed payload).
+    public var output: OutputError?
 
     public init(_ kind: Kind, _ message: String, offset: Int64? = nil, path: String? = nil, clause: String? = nil) {
         self.kind = kind
@@ -41,6 +43,12 @@ public struct ContainerError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     public static func io(_ message: String) -> ContainerError { ContainerError(.io, message) }
+
+    public static func output(_ error: OutputError) -> ContainerError {
+        var wrapped = ContainerError(.io, error.description)
+        wrapped.output = error
+        return wrapped
+    }
 
     public static func truncated(offset: Int64, wanted: Int64, fileSize: Int64) -> ContainerError {
         ContainerError(.truncated, "needed \(wanted) bytes but the data ends at byte \(fileSize)", offset: offset)

@@ -18,37 +18,67 @@ public struct MemorySink: ByteSink {
     public mutating func write(_ data: some Collection<UInt8>) throws(ContainerError) { bytes.append(contentsOf: data) }
 }
 
-/// A new file written through a temporary file in the same directory and renamed into place only
-/// when complete and synced (DESIGN §6): a failed or interrupted write never leaves a partial file
-/// under the final name, and never touches an existing file of that name until the rename.
+/// A new file written through a temporary file in the same directory and placed under its name
+/// only when complete and synced (spec/format.md §8 describes the same rename for an EDL rewrite):
+/// a failed or interrupted write never leaves a partial file under the final name, and never
+/// touches an existing file of that name until then. The temporary file is registered with
+/// `PartialFiles`, so SIGINT, SIGTERM and SIGHUP remove it too.
 public final class AtomicFileWriter: ByteSink {
     public let path: String
+    public let target: OutputTarget
     public let temporaryPath: String
     private var descriptor: Int32
     public private(set) var bytesWritten: Int64 = 0
     private var finished = false
     private var buffer: [UInt8] = []
+    private let registration: Int?
     private static let bufferSize = 1 << 20
 
-    public init(path: String) throws(ContainerError) {
+    /// A file replacing whatever `path` holds, with no check of the output rules (the EDL rewrite
+    /// of a movie onto itself, tests). Commands use `init(target:)`.
+    public convenience init(path: String) throws(ContainerError) {
+        try self.init(checked: OutputTarget(path: path, overwrite: true))
+    }
+
+    /// Checks `target` (not an input, not an existing file unless overwriting, writable) and
+    /// starts the temporary file. A refusal throws `ContainerError` with `output` set.
+    public convenience init(target: OutputTarget) throws(ContainerError) {
+        do { try target.validate() } catch { throw .output(error) }
+        try self.init(checked: target)
+    }
+
+    private init(checked target: OutputTarget) throws(ContainerError) {
+        let path = target.path
         self.path = path
+        self.target = target
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard !name.isEmpty else { throw ContainerError.io("cannot write to \(path): not a file name") }
+        guard !name.isEmpty else { throw .output(.notAFile(path: path)) }
+        let prefix = (dir == "." && slash == nil ? "" : dir + "/") + ".\(name).partial-\(getpid())-"
+        // Registered before it is created, so a signal at any moment finds it (removing a name
+        // that does not exist yet is harmless).
         var attempt = 0
         var fd: Int32 = -1
         var candidate = ""
+        var token: Int?
+        var code: Int32 = 0
         repeat {
-            candidate = (dir == "." && slash == nil ? "" : dir + "/") + ".\(name).partial-\(getpid())-\(attempt)"
+            candidate = prefix + "\(attempt)"
+            token = PartialFiles.add(candidate)
             fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            code = errno
+            if fd < 0 { PartialFiles.remove(token) }
             attempt += 1
-        } while fd < 0 && errno == EEXIST && attempt < 100
+        } while fd < 0 && code == EEXIST && attempt < 100
         guard fd >= 0 else {
-            throw ContainerError.io("cannot write to \(path): \(String(cString: strerror(errno)))")
+            if code == ENOENT || code == ENOTDIR { throw .output(.noDirectory(path: path, directory: target.directory)) }
+            throw .output(
+                .io(path: path, operation: "creating a file beside it", reason: String(cString: strerror(code)), completed: false))
         }
         descriptor = fd
         temporaryPath = candidate
+        registration = token
     }
 
     deinit {
@@ -68,7 +98,7 @@ public final class AtomicFileWriter: ByteSink {
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
-                throw ContainerError.io("cannot write \(path): \(reason)")
+                throw ContainerError.output(.io(path: path, operation: "write", reason: reason, completed: false))
             }
             done += n
         }
@@ -82,7 +112,10 @@ public final class AtomicFileWriter: ByteSink {
         }
         try flush()
         let n = bytes.withUnsafeBytes { raw in pwrite(descriptor, raw.baseAddress!, raw.count, off_t(offset)) }
-        guard n == bytes.count else { throw ContainerError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard n == bytes.count else {
+            let reason = n < 0 ? String(cString: strerror(errno)) : "short write"
+            throw ContainerError.output(.io(path: path, operation: "write", reason: reason, completed: false))
+        }
     }
 
     /// Appends `count` bytes of the file at `sourcePath` starting at `offset`, copied by the kernel
@@ -134,25 +167,25 @@ public final class AtomicFileWriter: ByteSink {
         return readHere
     }
 
-    /// Flushes, syncs and renames into place. After this the file is complete under `path`.
+    /// Flushes, syncs and puts the file in place (`OutputTarget.install`). After this the file is
+    /// complete under `path`. A failed folder sync is reported (with `completed: true`) although
+    /// the file is already in place.
     public func commit() throws(ContainerError) {
         do throws(ContainerError) {
             try flush()
-            guard fsync(descriptor) == 0 else { throw ContainerError.io("cannot sync \(path): \(String(cString: strerror(errno)))") }
+            while fsync(descriptor) != 0 {
+                if errno == EINTR { continue }
+                throw ContainerError.output(.io(path: path, operation: "sync", reason: String(cString: strerror(errno)), completed: false))
+            }
             close(descriptor)
             descriptor = -1
-            guard rename(temporaryPath, path) == 0 else {
-                throw ContainerError.io("cannot move the finished file to \(path): \(String(cString: strerror(errno)))")
-            }
-            finished = true
-            // Sync the directory so the rename itself survives a power cut.
-            let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-            let dfd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY)
-            if dfd >= 0 { fsync(dfd); close(dfd) }
         } catch {
             abandon()
             throw error
         }
+        finished = true
+        defer { PartialFiles.remove(registration) }
+        do { try target.install(temporary: temporaryPath) } catch { throw .output(error) }
     }
 
     /// Removes the temporary file; the destination is untouched.
@@ -160,6 +193,7 @@ public final class AtomicFileWriter: ByteSink {
         if descriptor >= 0 { close(descriptor); descriptor = -1 }
         if !finished { unlink(temporaryPath) }
         finished = true
+        PartialFiles.remove(registration)
     }
 }
 

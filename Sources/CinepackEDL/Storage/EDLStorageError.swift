@@ -10,10 +10,14 @@ public struct EDLStorageError: Error, Equatable, Sendable, CustomStringConvertib
         case malformed
         /// A valid movie this code will not edit (compressed `moov`, fragments after `moov`).
         case unsupported
-        /// Another process holds the file's edit lock.
+        /// Another process held the file's edit lock for longer than the bounded wait; nothing
+        /// was written. Trying again later may succeed.
         case busy
-        /// The file is not the one that was opened (replaced or resized meanwhile).
-        case changed
+        /// Another writer stored an edit after this one read the EDL (the slot sequence moved on);
+        /// nothing was written. Read the file again and redo the edit.
+        case changedByAnotherWriter
+        /// The file's permission bits forbid writing (root included); nothing was written.
+        case readOnly
         /// The EDL or the resulting `moov` exceeds what a reader accepts.
         case tooLarge
     }
@@ -23,6 +27,9 @@ public struct EDLStorageError: Error, Equatable, Sendable, CustomStringConvertib
     public var offset: Int64?
     public var path: String?
     public var clause: String?
+    /// The movie concerned, for the kinds a caller acts on (`busy`, `changedByAnotherWriter`,
+    /// `readOnly`).
+    public var file: String?
 
     public init(_ kind: Kind, _ message: String, offset: Int64? = nil, path: String? = nil, clause: String? = nil) {
         self.kind = kind
@@ -44,6 +51,35 @@ public struct EDLStorageError: Error, Equatable, Sendable, CustomStringConvertib
 
     public static func unsupported(_ message: String, offset: Int64? = nil, path: String? = nil) -> EDLStorageError {
         EDLStorageError(.unsupported, message, offset: offset, path: path)
+    }
+
+    /// `path` was changed by another process since it was read; nothing written.
+    public static func changedByAnotherWriter(path: String) -> EDLStorageError {
+        var error = EDLStorageError(
+            .changedByAnotherWriter,
+            "\(path) was changed by another process since it was read; nothing written — run the command again",
+            clause: storageClause)
+        error.file = path
+        return error
+    }
+
+    /// Another process kept `path` locked for `waited` seconds; nothing written.
+    public static func busy(path: String, waited: Double) -> EDLStorageError {
+        var error = EDLStorageError(
+            .busy,
+            "\(path) is busy: another process has held its edit lock for over \(Int(waited.rounded(.up))) s; nothing written — try again when it has finished",
+            clause: storageClause)
+        error.file = path
+        return error
+    }
+
+    /// No permission bit lets this process write `path`.
+    public static func readOnly(path: String, mode: UInt32) -> EDLStorageError {
+        var error = EDLStorageError(
+            .readOnly, "\(path) is not writable (mode \(OutputError.modeString(mode))); nothing written (change its permissions to edit it)"
+        )
+        error.file = path
+        return error
     }
 
     public static func container(_ error: ContainerError, file: String) -> EDLStorageError {

@@ -40,10 +40,24 @@ public protocol EDLReplacementHandle: AnyObject {
 
 /// The real thing: `pread`/`pwrite`/`fsync` and `AtomicFileWriter`.
 public struct POSIXStorageIO: EDLStorageIO {
-    public init() {}
+    /// How long an update waits for another process's edit lock before it gives up with `busy`.
+    public var lockWait: Double
+
+    /// `lockWait` defaults to `defaultLockWait`.
+    public init(lockWait: Double = POSIXStorageIO.defaultLockWait) {
+        self.lockWait = lockWait
+    }
+
+    /// 10 seconds, or the `CINEPACK_LOCK_WAIT` environment variable (seconds).
+    public static var defaultLockWait: Double {
+        if let text = getenv("CINEPACK_LOCK_WAIT"), let value = Double(String(cString: text)), value >= 0, value.isFinite {
+            return value
+        }
+        return 10
+    }
 
     public func openForUpdate(path: String) throws(EDLStorageError) -> any EDLUpdateHandle {
-        try POSIXUpdateHandle(path: path)
+        try POSIXUpdateHandle(path: path, lockWait: lockWait)
     }
 
     public func beginReplacement(of path: String) throws(EDLStorageError) -> any EDLReplacementHandle {
@@ -58,30 +72,59 @@ final class POSIXUpdateHandle: EDLUpdateHandle {
     let size: Int64
     private var descriptor: Int32
 
-    init(path: String) throws(EDLStorageError) {
+    init(path: String, lockWait: Double) throws(EDLStorageError) {
         self.path = path
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw .io("cannot open \(path) for writing: \(errnoText())") }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let reason = errnoText()
+        var waited = 0.0
+        while true {
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                var info = stat()
+                if code == EACCES || code == EROFS, stat(path, &info) == 0 {
+                    throw .readOnly(path: path, mode: UInt32(info.st_mode & 0o7777))
+                }
+                throw .io("cannot open \(path) for writing: \(String(cString: strerror(code)))")
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                let reason = errnoText()
+                Glibc_close(fd)
+                throw .io("cannot stat \(path): \(reason)")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                Glibc_close(fd)
+                throw .io("\(path) is not a regular file")
+            }
+            // The mode bits decide, for root too: a read-only movie is not edited.
+            guard OutputTarget.permitsWriting(info) else {
+                Glibc_close(fd)
+                throw .readOnly(path: path, mode: UInt32(info.st_mode & 0o7777))
+            }
+            // Wait a bounded time for another editor, polling: flock has no timeout of its own.
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                guard code == EWOULDBLOCK else {
+                    Glibc_close(fd)
+                    throw .io("cannot lock \(path): \(String(cString: strerror(code)))")
+                }
+                guard waited < lockWait else {
+                    Glibc_close(fd)
+                    throw .busy(path: path, waited: lockWait)
+                }
+                usleep(10_000)
+                waited += 0.01
+            }
+            // A writer that rewrote the whole file renamed a new one over the path while we waited:
+            // the lock we hold is on the old file. Start again on the new one.
+            var current = stat()
+            if stat(path, &current) == 0, current.st_dev == info.st_dev, current.st_ino == info.st_ino {
+                descriptor = fd
+                size = Int64(current.st_size)
+                return
+            }
             Glibc_close(fd)
-            throw .io("cannot stat \(path): \(reason)")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc_close(fd)
-            throw .io("\(path) is not a regular file")
-        }
-        // Non-blocking: a second editor is told at once rather than queued behind a long rewrite.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let busy = errno == EWOULDBLOCK
-            let reason = errnoText()
-            Glibc_close(fd)
-            if busy { throw EDLStorageError(.busy, "\(path) is being edited by another process; try again when it has finished") }
-            throw .io("cannot lock \(path): \(reason)")
-        }
-        descriptor = fd
-        size = Int64(info.st_size)
     }
 
     deinit { close() }

@@ -30,18 +30,30 @@ public struct EDLStore: Sendable {
     /// whole file had to be rewritten (and why). On failure the movie is left byte-identical
     /// whenever the system lets us undo a partial slot write; otherwise it opens with the old EDL
     /// (or the new one, if its record was complete when the error came).
+    ///
+    /// With `expectedSequence` (the sequence the caller's EDL was read at, `current.sequence`),
+    /// the update is refused with `changedByAnotherWriter` when, under the lock, the file holds
+    /// another sequence: another process stored an edit meanwhile, which this one would erase.
+    /// An EDL larger than readers accept (`XMLLimits.maxInputBytes`) is refused with `tooLarge`.
     @discardableResult
-    public mutating func update(text: [UInt8]) throws(EDLStorageError) -> EDLUpdateResult {
+    public mutating func update(text: [UInt8], expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
+        guard text.count <= XMLLimits.maxInputBytes else {
+            throw EDLStorageError(
+                .tooLarge,
+                "\(path): the EDL would be stored as \(text.count) bytes, above the \(XMLLimits.maxInputBytes) bytes a reader accepts; nothing written",
+                clause: "spec/edl.md")
+        }
         let handle = try io.openForUpdate(path: path)
         defer { handle.close() }
         // Parse again through the locked handle: the decision must be made on the very bytes we
         // are about to overwrite, not on a snapshot another editor may have superseded.
         let source = UpdateHandleSource(handle, name: path)
         let scan = try Self.scan(source, name: path)
+        let (holder, sequence) = Self.choose(scan.records)
+        if let expectedSequence, expectedSequence != sequence { throw .changedByAnotherWriter(path: path) }
         guard let layout = scan.layout else {
             return try rewriteAll(scan, source: source, text: text, previousSequence: 0, reason: .noSlots)
         }
-        let (holder, sequence) = Self.choose(scan.records)
         guard sequence < UInt64.max else {
             throw .malformed(
                 "\(path): the EDL sequence is at its maximum (2^64 - 1); no further edit can be numbered",
@@ -86,8 +98,8 @@ public struct EDLStore: Sendable {
 
     /// `update(text:)` with the UTF-8 bytes of `text`.
     @discardableResult
-    public mutating func update(text: String) throws(EDLStorageError) -> EDLUpdateResult {
-        try update(text: Array(text.utf8))
+    public mutating func update(text: String, expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
+        try update(text: Array(text.utf8), expectedSequence: expectedSequence)
     }
 
     // MARK: - Finding and reading the slots

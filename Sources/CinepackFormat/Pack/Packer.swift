@@ -29,6 +29,23 @@ public struct PackRequest: Sendable {
     public var metadata: [FrameInput]
     public var parameters: CinematicParameters
     public var audioPath: String?
+    /// Replace an existing output file (`--force`); an output that is one of the inputs is
+    /// refused whatever this says.
+    public var overwrite = false
+
+    /// Every file the pack reads.
+    public var inputPaths: [String] {
+        var paths = disparity.paths
+        switch pictures {
+        case .frames(let sequence, _, _): paths += sequence.paths
+        case .video(let path): paths.append(path)
+        }
+        if let audioPath { paths.append(audioPath) }
+        return paths
+    }
+
+    /// Where the movie goes and the rules it obeys (`OutputTarget`).
+    public var outputTarget: OutputTarget { OutputTarget(path: output, inputs: inputPaths, overwrite: overwrite) }
 
     public init(
         output: String, pictures: PictureSource, disparity: ImageSequence, disparityFormat: DisparityFormat,
@@ -54,6 +71,8 @@ public enum Packer {
     ) throws(FormatError)
         -> CinematicWriteSummary
     {
+        // Refused before any work: an output that is an input, or exists without `overwrite`.
+        do { try request.outputTarget.validate() } catch { throw .output(error) }
         let frameCount: Int
         let video: CinematicWriterConfiguration.Video
         var firstImage: PixelImage?
@@ -83,7 +102,7 @@ public enum Packer {
             video: video, disparity: (firstMap.width, firstMap.height, request.disparityRange), writesMetadata: true,
             parameters: request.parameters, audio: audio)
         configuration.compressionLevel = 6
-        let writer = try CinematicWriter(path: request.output, configuration: configuration)
+        let writer = try CinematicWriter(target: request.outputTarget, configuration: configuration)
         // Frames are read and checked (full PNG decode, disparity range) in parallel batches and
         // written in order, so memory stays a few frames whatever the clip length.
         let batch = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)

@@ -108,7 +108,16 @@ public final class CinematicWriter {
     private var carriedPresentation: [(time: Int64, duration: Int64)] = []
     private var finished = false
 
-    public init(path: String, configuration: CinematicWriterConfiguration) throws(FormatError) {
+    /// A writer replacing whatever `path` holds (no output rules checked); commands use
+    /// `init(target:configuration:)`.
+    public convenience init(path: String, configuration: CinematicWriterConfiguration) throws(FormatError) {
+        try self.init(target: OutputTarget(path: path, overwrite: true), configuration: configuration)
+    }
+
+    /// Checks the output rules of `target` (not an input, not an existing file unless
+    /// overwriting, writable) before anything is written.
+    public init(target: OutputTarget, configuration: CinematicWriterConfiguration) throws(FormatError) {
+        let path = target.path
         self.path = path
         self.configuration = configuration
         switch configuration.video {
@@ -148,7 +157,7 @@ public final class CinematicWriter {
             }
         }
         do {
-            file = try AtomicFileWriter(path: path)
+            file = try AtomicFileWriter(target: target)
             let brands: [FourCC] = configuration.isCinematic ? ["qt  ", "cnpk"] : ["qt  "]
             let ftyp = FileTypeBox(majorBrand: "qt  ", minorVersion: 0x2025_0100, compatibleBrands: brands)
             try file.write(ftyp.serialized())
