@@ -26,13 +26,14 @@ struct ConcatCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The movie to write.") var output: String
     @Option(name: .customLong("audio-from"), help: "The source movie the parts were rendered from: its program audio is added.")
     var audioFrom: String?
-    @Flag(help: "Replace an existing output file.") var force = false
+    @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("io-stats"), help: "Report on stderr how many bytes of the parts were read and copied.")
     var ioStats = false
 
     func run() throws {
-        let result = try FarmConcat.run(parts: parts, output: output, audioFrom: audioFrom, force: force)
+        let result = try FarmConcat.run(
+            parts: parts, output: OutputTarget(path: output, overwrite: overwrite.force), audioFrom: audioFrom)
         result.notes.forEach(CLIErrors.note)
         let s = result.summary
         if ioStats {

@@ -17,4 +17,4 @@ shift 2
 K="${SLURM_ARRAY_TASK_ID:?run this with sbatch --array=1-N}"
 N="${SLURM_ARRAY_TASK_COUNT:?run this with sbatch --array=1-N}"
 mkdir -p "$OUTDIR"
-exec "${CINEPACK:-cinepack}" render "$SOURCE" --shard "$K/$N" -o "$OUTDIR/part-$(printf %05d "$K").mov" "$@"
+exec "${CINEPACK:-cinepack}" render "$SOURCE" --shard "$K/$N" -o "$OUTDIR/part-$(printf %05d "$K").mov" --force "$@"

@@ -47,7 +47,7 @@ public struct JoinSummary: Sendable {
 /// proportional to the parts' `moov`s. Optional audio is carried through once, after the video.
 public enum MovieJoiner {
     public static func join(
-        _ parts: [JoinPart], to path: String, audio: CarriedTrack? = nil, userData: [[UInt8]] = []
+        _ parts: [JoinPart], to target: OutputTarget, audio: CarriedTrack? = nil, userData: [[UInt8]] = []
     ) throws(FormatError) -> JoinSummary {
         guard let first = parts.first else { throw FormatError("nothing to join: no parts") }
         let layout = try parts.map { part throws(FormatError) in try PartLayout(part) }
@@ -73,7 +73,7 @@ public enum MovieJoiner {
         var sound = SampleTableWriter()
         var readForCopy: Int64 = 0
         do {
-            file = try AtomicFileWriter(path: path)
+            file = try AtomicFileWriter(target: target)
         } catch {
             throw .container(error)
         }
@@ -122,7 +122,7 @@ public enum MovieJoiner {
             throw .from(error)
         }
         return JoinSummary(
-            path: path, frames: video.sampleCount, bytes: file.bytesWritten, bytesCopied: media, bytesReadForCopy: readForCopy,
+            path: target.path, frames: video.sampleCount, bytes: file.bytesWritten, bytesCopied: media, bytesReadForCopy: readForCopy,
             metadataBytesRead: parts.reduce(0) { $0 + $1.source.bytesRead }, partBytes: parts.reduce(0) { $0 + $1.source.size },
             duration: MediaTime(value: video.totalDuration, timescale: Int32(clamping: reference.track.timescale)),
             audioSamples: sound.sampleCount)

@@ -21,9 +21,10 @@ public enum FarmConcat {
         public var notes: [String]
     }
 
-    public static func run(parts paths: [String], output: String, audioFrom: String? = nil, force: Bool = false) throws(FarmError) -> Result
-    {
-        try checkOutput(output, inputs: paths + (audioFrom.map { [$0] } ?? []), force: force)
+    public static func run(parts paths: [String], output: OutputTarget, audioFrom: String? = nil) throws(FarmError) -> Result {
+        var output = output
+        output.inputs += paths + (audioFrom.map { [$0] } ?? [])
+        do { try output.validate() } catch { throw .output(error) }
         let parts = try check(paths)
         var notes: [String] = []
         let audio = try programAudio(for: parts[0].record, from: audioFrom, notes: &notes)
@@ -134,18 +135,6 @@ public enum FarmConcat {
             return nil
         }
         return audio
-    }
-
-    static func checkOutput(_ output: String, inputs: [String], force: Bool) throws(FarmError) {
-        var target = stat()
-        guard stat(output, &target) == 0 else { return }
-        for input in inputs {
-            var other = stat()
-            if stat(input, &other) == 0, other.st_dev == target.st_dev, other.st_ino == target.st_ino {
-                throw .outputExists(path: output, isInput: true)
-            }
-        }
-        if !force { throw .outputExists(path: output, isInput: false) }
     }
 
     private static func reason(_ error: FormatError, _ path: String) -> String {

@@ -1,3 +1,4 @@
+import CinepackContainer
 import CinepackFormat
 
 /// Why a shard cannot be rendered or parts cannot be joined (spec/farm.md). Each case carries
@@ -30,7 +31,7 @@ public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--audio-from` is not the source (or not with the EDL) the parts were rendered from.
     case audioSourceMismatch(path: String, reason: String)
     /// The output would replace a file (an input, or an existing file without `force`).
-    case outputExists(path: String, isInput: Bool)
+    case output(OutputError)
     /// Reading or writing failed.
     case format(FormatError)
 
@@ -76,10 +77,8 @@ public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(first) and \(second) both hold program frames \(frames.lowerBound)..\(frames.upperBound): give each part once"
         case .audioSourceMismatch(let path, let reason):
             return "--audio-from \(path): \(reason)"
-        case .outputExists(let path, let isInput):
-            return isInput
-                ? "\(path) is one of the inputs; write the joined movie elsewhere"
-                : "\(path) exists; use --force to replace it"
+        case .output(let error):
+            return error.description
         case .format(let error):
             return error.description
         }
