@@ -52,9 +52,7 @@ public struct MovieEdits: Sendable {
     {
         var next = edl
         try change(&next)
-        next.history.append(HistoryEntry(description: description, previous: edl))
-        if next.history.count > Self.maxHistory { next.history.removeFirst(next.history.count - Self.maxHistory) }
-        while next.history.count > 1, next.xmlData().count > Self.historyBudget { next.history.removeFirst() }
+        next = Self.recording(next, step: description, from: edl)
         if dryRun {
             var bound = next
             bound.media = binding
@@ -62,6 +60,28 @@ public struct MovieEdits: Sendable {
             return (bound, nil)
         }
         return (next, try save(next))
+    }
+
+    /// `next` with one more undo step, named `description`, that returns to `previous`; the
+    /// history trimmed to `maxHistory` steps and `historyBudget` bytes (oldest first).
+    public static func recording(
+        _ next: EditDecisionList, step description: String, from previous: EditDecisionList
+    )
+        -> EditDecisionList
+    {
+        var next = next
+        next.history.append(HistoryEntry(description: description, previous: previous))
+        if next.history.count > maxHistory { next.history.removeFirst(next.history.count - maxHistory) }
+        while next.history.count > 1, next.xmlData().count > historyBudget { next.history.removeFirst() }
+        return next
+    }
+
+    /// `edl` bound to this movie and checked against every rule of spec/edl.md: what `save` stores.
+    public func bound(_ edl: EditDecisionList) throws(EDLError) -> EditDecisionList {
+        var bound = edl
+        bound.media = binding
+        try bound.validate(source: movie.path)
+        return bound
     }
 
     /// Reverts the last edit: the EDL as it was before it (its own history preserved).

@@ -27,12 +27,17 @@ public struct RenderPlan: Sendable {
     }
 
     public init(edits: MovieEdits, options: Options = .init()) throws(FormatError) {
-        movie = edits.movie
-        let capture = try CaptureTimeline(movie: edits.movie)
-        script = FocusScript(capture: capture, edl: edits.edl)
-        do { timeline = try EditTimeline(edl: edits.edl) } catch { throw FormatError("\(movie.path): \(error)") }
+        try self.init(movie: edits.movie, edl: edits.edl, options: options)
+    }
+
+    /// A plan for `movie` with edits `edl` (which need not be stored yet).
+    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(FormatError) {
+        self.movie = movie
+        let capture = try CaptureTimeline(movie: movie)
+        script = FocusScript(capture: capture, edl: edl)
+        do { timeline = try EditTimeline(edl: edl) } catch { throw FormatError("\(movie.path): \(error)") }
         let p = movie.parameters
-        let fNumber = options.fNumber ?? edits.edl.fNumber ?? p.defaultFNumber
+        let fNumber = options.fNumber ?? edl.fNumber ?? p.defaultFNumber
         guard fNumber.isFinite, fNumber > 0 else { throw FormatError("f-number must be > 0 (got \(fNumber))") }
         let focal = options.focalLength35mm ?? p.focalLength35mm
         guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }

@@ -13,31 +13,30 @@ struct ApertureCommand: ParsableCommand {
             Example: cinepack aperture clip.mov --f-number 2.8
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(name: .customLong("f-number"), help: "The f-number, e.g. 2.8.") var fNumber: Float
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         guard fNumber.isFinite, fNumber > 0 else { throw ValidationError("--f-number must be a positive number (got \(fNumber))") }
     }
 
     func run() throws {
-        var edits = try MovieEdits.open(path: file)
-        let p = edits.movie.parameters
-        let applied = min(max(fNumber, p.minFNumber), p.maxFNumber)
-        let previous = edits.edl.fNumber
-        let (_, result) = try edits.edit("aperture f/\(applied)", dryRun: dryRun) { $0.fNumber = applied }
-        let clampNote =
-            applied != fNumber ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
-        if json {
+        let file = document.file
+        var doc = try document.open()
+        let change = try CLIErrors.reporting(file: file) { () throws(DocumentError) in try doc.setAperture(fNumber) }
+        try dryRun.finish(&doc, file: file)
+        let p = doc.parameters
+        if output.json {
             print(
-                #"{"file":\#(JSONText.quote(file)),"f_number":\#(applied),"requested":\#(fNumber),"clamped":\#(applied != fNumber),"previous":\#(previous.map { "\($0)" } ?? "null"),"dry_run":\#(dryRun)}"#
+                #"{"file":\#(JSONText.quote(file)),"f_number":\#(change.applied),"requested":\#(fNumber),"clamped":\#(change.wasClamped),"previous":\#(change.previous.map { "\($0)" } ?? "null"),"dry_run":\#(dryRun.dryRun)}"#
             )
         } else {
-            let before = previous.map { "f/\($0)" } ?? "the default f/\(p.defaultFNumber)"
-            print("\(dryRun ? "would set" : "set") f/\(applied), was \(before)\(clampNote)")
-            if let result, result.isFullRewrite { CLIErrors.note("note: \(result)") }
+            let clampNote =
+                change.wasClamped ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
+            let before = change.previous.map { "f/\($0)" } ?? "the default f/\(p.defaultFNumber)"
+            print("\(dryRun.dryRun ? "would set" : "set") f/\(change.applied), was \(before)\(clampNote)")
         }
     }
 }
@@ -49,12 +48,23 @@ struct UndoCommand: ParsableCommand {
         abstract: "Revert the last edit (the EDL keeps an undo history).",
         discussion: "Example: cinepack undo clip.mov")
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func run() throws {
-        var edits = try MovieEdits.open(path: file)
-        let (description, result) = try edits.undo()
-        print("undid \"\(description)\"; \(edits.edl.history.count) earlier steps remain")
-        if result.isFullRewrite { CLIErrors.note("note: \(result)") }
+        var doc = try document.open()
+        let description = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try doc.undo() }
+        try dryRun.finish(&doc, file: document.file)
+        if output.json {
+            print(
+                JSONText.encode(
+                    .object([
+                        ("file", .string(document.file)), ("undone", .string(description)), ("remaining", .int(doc.undoSteps.count)),
+                        ("dry_run", .bool(dryRun.dryRun)),
+                    ]), pretty: false))
+        } else {
+            print("\(dryRun.dryRun ? "would undo" : "undid") \"\(description)\"; \(doc.undoSteps.count) earlier steps remain")
+        }
     }
 }

@@ -19,4 +19,10 @@ struct CinepackCommand: ParsableCommand {
     )
 }
 
+// An option the command does not have is named (with the nearest one it has) before parsing, for
+// every subcommand alike.
+if let message = UnknownOption.message(for: Array(CommandLine.arguments.dropFirst()), root: CinepackCommand.self) {
+    CLIErrors.note("Error: \(message)")
+    CinepackCommand.exit(withError: ExitCode.validationFailure)
+}
 CinepackCommand.main()
