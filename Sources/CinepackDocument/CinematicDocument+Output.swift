@@ -64,6 +64,64 @@ extension CinematicDocument {
         try await renderFrame(at: .seconds(time), quality: quality)
     }
 
+    /// Renders the program the edits make (trims and speed, focus and aperture) to a movie of PNG
+    /// frames at `path`, frame by frame with bounded memory. `progress` gets (frames done, total)
+    /// after each frame. Cancelling the task stops at the next frame and leaves no file; so does
+    /// any failure. Returns the number of frames written.
+    @discardableResult
+    public func renderMovie(
+        to path: String, quality: RenderQuality = .export, range: TimeRangeExpression? = nil,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws(DocumentError) -> Int {
+        let movie = edits.movie
+        guard movie.video.codec == "png " || movie.video.codec == "raw " else {
+            throw .cannotDecodePicture(codec: movie.video.codec.map { "\($0)" } ?? "none")
+        }
+        let plan: RenderPlan
+        do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(range: range)) } catch {
+            throw .frameUnreadable(frame: -1, cause: error)
+        }
+        var configuration = CinematicWriterConfiguration(
+            video: .encoded(.png, width: width, height: height, rate: grid.rate), disparity: nil, writesMetadata: false)
+        configuration.isCinematic = false
+        let writer: CinematicWriter
+        do { writer = try CinematicWriter(path: path, configuration: configuration) } catch {
+            throw .writeFailed(path: path, cause: error)
+        }
+        let done: Int
+        do { done = try await Self.write(plan, to: writer, path: path, quality: quality, progress: progress) } catch {
+            writer.cancel()
+            throw error
+        }
+        do { _ = try writer.finish() } catch {
+            writer.cancel()
+            throw .writeFailed(path: path, cause: error)
+        }
+        return done
+    }
+
+    /// Every program frame of `plan`, rendered and appended in order; stops when the task is cancelled.
+    private static func write(
+        _ plan: RenderPlan, to writer: CinematicWriter, path: String, quality: RenderQuality, progress: (Int, Int) -> Void
+    ) async throws(DocumentError) -> Int {
+        let renderer = BokehRenderer(quality: quality)
+        let total = plan.outputFrames.count
+        var done = 0
+        for k in plan.outputFrames {
+            if Task.isCancelled { throw .cancelled }
+            let n = plan.sourceFrame(ofOutput: k)
+            let frame: PixelImage
+            do { frame = try plan.render(picture: try plan.movie.picture(n), sourceFrame: n, renderer: renderer) } catch {
+                throw .frameUnreadable(frame: n, cause: error)
+            }
+            do { try writer.append(picture: frame, disparity: nil, metadata: nil) } catch { throw .writeFailed(path: path, cause: error) }
+            done += 1
+            progress(done, total)
+            await Task.yield()
+        }
+        return done
+    }
+
     /// The clip with its edits for editing tools: OpenTimelineIO or FCPXML (spec/interchange.md);
     /// `mediaURL` is where the timeline says the media is (default: this file).
     public func export(timeline format: TimelineExport.Format, mediaURL: String? = nil) throws(DocumentError) -> [UInt8] {

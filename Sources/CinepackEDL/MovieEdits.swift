@@ -6,7 +6,7 @@ import CinepackFormat
 /// crash-safe slot update (spec/format.md §8).
 public struct MovieEdits: Sendable {
     public let movie: CinematicMovie
-    public private(set) var store: EDLStore
+    package private(set) var store: EDLStore
     /// The current EDL: the stored one, or an empty list bound to this movie.
     public private(set) var edl: EditDecisionList
     /// The binding of this movie (frame count, rate, fingerprint).

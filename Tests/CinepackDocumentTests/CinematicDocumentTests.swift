@@ -284,4 +284,31 @@ import Testing
         #expect(decoded == frame.image)
         #expect(frame.snapped.frame == 60)
     }
+
+    @Test func movieRenderReportsProgressAndCancelsWithoutOutput() async throws {
+        let clip = try Self.clip()
+        let doc = try CinematicDocument(path: clip.path)
+        let out = clip.dir.file("program.mov")
+        var seen: [Int] = []
+        let frames = try await doc.renderMovie(to: out, quality: .preview, range: try TimeRangeExpression(parsing: "0s..0.2s")) {
+            done, total in
+            #expect(total == 6)
+            seen.append(done)
+        }
+        #expect(frames == 6 && seen == Array(1...6))
+        #expect(try Movie.read(path: out).tracks.first { $0.kind == .video }?.samples.count == 6)
+
+        let cancelled = clip.dir.file("cancelled.mov")
+        let task = Task { try await doc.renderMovie(to: cancelled, quality: .preview) }
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("not cancelled")
+        } catch let error as DocumentError {
+            guard case .cancelled = error else { throw error }
+        }
+        #expect(!FileManager.default.fileExists(atPath: cancelled))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: clip.dir.path).filter { $0.contains("cancelled") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
 }
