@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Dependency direction (ARCHITECTURE.md): Time → Container → Format → EDL → Editor → Render → Document → CLI.
@@ -64,6 +64,12 @@ let package = Package(
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["Cinepack"], path: "Tests/TestSupport"),
+        // Helpers for the tests only (a test target, so release builds of the package never compile it).
+        .testTarget(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )
+
+// Zero warnings in the project's own code: any warning fails the build (dependencies are not affected).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}
