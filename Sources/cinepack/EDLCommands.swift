@@ -70,16 +70,19 @@ struct EDLCommand: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove every user edit (the captured metadata stays).",
+            abstract: "Remove every user edit (the captured metadata stays); `cinepack undo` brings them back.",
             discussion: "Example: cinepack edl clear clip.mov")
 
-        @Argument(help: "A cinematic movie.") var file: String
-        @Flag(help: "Print the result as JSON.") var json = false
+        @OptionGroup var document: DocumentOptions
+        @OptionGroup var output: JSONOption
 
         func run() throws {
-            var edits = try MovieEdits.open(path: file)
-            let result = try edits.save(EditDecisionList())
-            EDLCommand.report(result, file: file, json: json)
+            var doc = try document.open()
+            let result = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in
+                try doc.clear()
+                return try doc.save()
+            }
+            EDLCommand.report(result, file: document.file, json: output.json)
         }
     }
 

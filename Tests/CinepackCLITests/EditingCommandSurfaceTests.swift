@@ -112,4 +112,19 @@ import Testing
             #expect(result.stderr == "Error: \(message)\n", "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test func clearingTheEditsCanBeUndone() throws {
+        let dir = try Paths.temporaryDirectory()
+        let demo = dir.file("demo.mov")
+        #expect(try CLI.run(["demo", "-o", demo, "--seconds", "1", "--size", "128x72"]).status == 0)
+        #expect(try CLI.run(["refocus", demo, "--at", "0.5s", "--object", "4"]).status == 0)
+        #expect(try CLI.run(["aperture", demo, "--f-number", "2.8"]).status == 0)
+        let before = try CLI.run(["edl", "export", demo]).stdout
+        #expect(try CLI.run(["edl", "clear", demo]).status == 0)
+        let cleared = try EditDecisionList.parse(Array(try CLI.run(["edl", "export", demo]).stdout.utf8), source: "cleared")
+        #expect(cleared.decisions.isEmpty && cleared.fNumber == nil)
+        let undone = try CLI.run(["undo", demo])
+        #expect(undone.stdout == "undid \"clear all edits\"; 2 earlier steps remain\n", "\(undone.stderr)")
+        #expect(try CLI.run(["edl", "export", demo]).stdout == before)
+    }
 }
