@@ -18,8 +18,6 @@ public struct CinematicDocument: Sendable {
     public private(set) var edl: EditDecisionList
     /// The focus the movie shows with these edits, frame by frame.
     public private(set) var script: FocusScript
-    /// States undone in this session, most recent last, with the step's description.
-    private var redoSteps: [(description: String, edl: EditDecisionList)] = []
     public private(set) var hasUnsavedChanges = false
 
     /// The file this document reads and saves.
@@ -42,7 +40,7 @@ public struct CinematicDocument: Sendable {
     /// Descriptions of the steps `undo()` would revert, oldest first.
     public var undoSteps: [String] { edl.history.map(\.description) }
     /// Descriptions of the steps `redo()` would re-apply, next first.
-    public var redoStepDescriptions: [String] { redoSteps.reversed().map(\.description) }
+    public var redoSteps: [String] { edl.redo.reversed().map(\.description) }
 
     /// Opens the movie at `path` with its stored edits.
     /// - Throws: `.notCinematic` for a movie without disparity and focus-metadata tracks,
@@ -132,7 +130,6 @@ public struct CinematicDocument: Sendable {
         try change(&next)
         if next.media == nil { next.media = edits.binding }
         set(MovieEdits.recording(next, step: description, from: edl))
-        redoSteps.removeAll()
     }
 
     private mutating func set(_ next: EditDecisionList) {
@@ -159,24 +156,25 @@ public struct CinematicDocument: Sendable {
         }
     }
 
-    /// Reverts the last step. Returns its description.
+    /// Reverts the last step, keeping it for `redo()`. Returns its description.
     @discardableResult
     public mutating func undo() throws(DocumentError) -> String {
-        guard let step = edl.history.last else { throw .nothingToUndo }
-        var previous: EditDecisionList
-        do { previous = try step.previousList() } catch { throw .invalidEdits(error) }
-        previous.history = Array(edl.history.dropLast())
-        redoSteps.append((step.description, edl))
-        set(previous)
-        return step.description
+        let undone: (description: String, edl: EditDecisionList)?
+        do { undone = try MovieEdits.undoing(edl) } catch { throw .invalidEdits(error) }
+        guard let undone else { throw .nothingToUndo }
+        set(undone.edl)
+        return undone.description
     }
 
-    /// Re-applies the last step `undo()` reverted in this document. Returns its description.
+    /// Re-applies the last step `undo()` reverted (redo steps are stored with the edits, so this
+    /// works in a later session too; any other edit drops them). Returns its description.
     @discardableResult
     public mutating func redo() throws(DocumentError) -> String {
-        guard let step = redoSteps.popLast() else { throw .nothingToRedo }
-        set(step.edl)
-        return step.description
+        let redone: (description: String, edl: EditDecisionList)?
+        do { redone = try MovieEdits.redoing(edl) } catch { throw .invalidEdits(error) }
+        guard let redone else { throw .nothingToRedo }
+        set(redone.edl)
+        return redone.description
     }
 
     // MARK: - Saving

@@ -45,7 +45,7 @@ struct ApertureCommand: ParsableCommand {
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Revert the last edit (the EDL keeps an undo history).",
+        abstract: "Revert the last edit (the EDL keeps an undo history; `cinepack redo` re-applies it).",
         discussion: "Example: cinepack undo clip.mov")
 
     @OptionGroup var document: DocumentOptions
@@ -53,18 +53,48 @@ struct UndoCommand: ParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() throws {
+        try HistoryStep.run(document, dryRun: dryRun, json: output.json, verbs: ("undid", "would undo", "undone")) {
+            (doc) throws(DocumentError) in try doc.undo()
+        }
+    }
+}
+
+/// `cinepack redo FILE`
+struct RedoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redo",
+        abstract: "Re-apply the last edit `cinepack undo` reverted (until another edit is made).",
+        discussion: "Example: cinepack redo clip.mov")
+
+    @OptionGroup var document: DocumentOptions
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        try HistoryStep.run(document, dryRun: dryRun, json: output.json, verbs: ("redid", "would redo", "redone")) {
+            (doc) throws(DocumentError) in try doc.redo()
+        }
+    }
+}
+
+/// What undo and redo share: one step through the history, saved, reported.
+enum HistoryStep {
+    static func run(
+        _ document: DocumentOptions, dryRun: DryRunOption, json: Bool, verbs: (done: String, dry: String, key: String),
+        _ step: (inout CinematicDocument) throws(DocumentError) -> String
+    ) throws {
         var doc = try document.open()
-        let description = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try doc.undo() }
+        let description = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try step(&doc) }
         try dryRun.finish(&doc, file: document.file)
-        if output.json {
+        if json {
             print(
                 JSONText.encode(
                     .object([
-                        ("file", .string(document.file)), ("undone", .string(description)), ("remaining", .int(doc.undoSteps.count)),
-                        ("dry_run", .bool(dryRun.dryRun)),
+                        ("file", .string(document.file)), (verbs.key, .string(description)), ("undo_steps", .int(doc.undoSteps.count)),
+                        ("redo_steps", .int(doc.redoSteps.count)), ("dry_run", .bool(dryRun.dryRun)),
                     ]), pretty: false))
         } else {
-            print("\(dryRun.dryRun ? "would undo" : "undid") \"\(description)\"; \(doc.undoSteps.count) earlier steps remain")
+            print("\(dryRun.dryRun ? verbs.dry : verbs.done) \"\(description)\"; \(doc.undoSteps.count) earlier steps remain")
         }
     }
 }

@@ -14,7 +14,8 @@ struct CinepackCommand: ParsableCommand {
         subcommands: [
             InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
             ApertureCommand.self, UndoCommand.self, DecisionsCommand.self, FocusCommand.self, UnfocusCommand.self, PlotCommand.self,
-            RefocusCommand.self, RetimeCommand.self, TrimCommand.self, SpeedCommand.self, RenderCommand.self, BenchCommand.self,
+            RefocusCommand.self, RedoCommand.self, RetimeCommand.self, TrimCommand.self, SpeedCommand.self, RenderCommand.self,
+            BenchCommand.self,
         ]
     )
 }

@@ -18,6 +18,7 @@ import Testing
         ("trim", ["--all"], true, true),
         ("speed", ["--range", "0s..1s", "--rate", "2"], true, true),
         ("undo", [], true, true),
+        ("redo", [], true, true),
         ("plot", ["-o", "/nonexistent-dir/x.svg"], false, false),
     ]
 
@@ -119,12 +120,32 @@ import Testing
         #expect(try CLI.run(["demo", "-o", demo, "--seconds", "1", "--size", "128x72"]).status == 0)
         #expect(try CLI.run(["refocus", demo, "--at", "0.5s", "--object", "4"]).status == 0)
         #expect(try CLI.run(["aperture", demo, "--f-number", "2.8"]).status == 0)
-        let before = try CLI.run(["edl", "export", demo]).stdout
+        func stored() throws -> EditDecisionList {
+            try EditDecisionList.parse(Array(try CLI.run(["edl", "export", demo]).stdout.utf8), source: "export")
+        }
+        /// What the edits say, without their undo and redo steps.
+        func body(_ edl: EditDecisionList) -> [UInt8] {
+            var copy = edl
+            copy.history = []
+            copy.redo = []
+            return copy.xmlData()
+        }
+        let before = try stored()
         #expect(try CLI.run(["edl", "clear", demo]).status == 0)
         let cleared = try EditDecisionList.parse(Array(try CLI.run(["edl", "export", demo]).stdout.utf8), source: "cleared")
         #expect(cleared.decisions.isEmpty && cleared.fNumber == nil)
         let undone = try CLI.run(["undo", demo])
         #expect(undone.stdout == "undid \"clear all edits\"; 2 earlier steps remain\n", "\(undone.stderr)")
-        #expect(try CLI.run(["edl", "export", demo]).stdout == before)
+        let redone = try CLI.run(["redo", demo])
+        #expect(redone.stdout == "redid \"clear all edits\"; 3 earlier steps remain\n", "\(redone.stderr)")
+        let again = try EditDecisionList.parse(Array(try CLI.run(["edl", "export", demo]).stdout.utf8), source: "redone")
+        #expect(again.decisions.isEmpty && again.fNumber == nil)
+        #expect(try CLI.run(["undo", demo]).status == 0)
+        let afterSecondUndo = try stored()
+        #expect(body(afterSecondUndo) == body(before) && afterSecondUndo.redo.count == 1)
+        // Another edit drops what could be redone.
+        #expect(try CLI.run(["aperture", demo, "--f-number", "4"]).status == 0)
+        let nothing = try CLI.run(["redo", demo])
+        #expect(nothing.status == 1 && nothing.stderr == "Error: \(demo): nothing to redo\n", "\(nothing.stderr)")
     }
 }

@@ -195,13 +195,14 @@ import Testing
         try doc.clear()
         try doc.undo()
         try doc.setAperture(4)
-        #expect(doc.redoStepDescriptions.isEmpty)
+        #expect(doc.redoSteps.isEmpty)
     }
 
     /// The EDL without its history, as text: what an edit changes.
     static func body(_ edl: EditDecisionList) -> String {
         var copy = edl
         copy.history = []
+        copy.redo = []
         return String(decoding: copy.xmlData(), as: UTF8.self)
     }
 
@@ -310,5 +311,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cancelled))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: clip.dir.path).filter { $0.contains("cancelled") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    /// Redo steps are stored with the edits (spec/edl.md §8): a later session can redo, the stored
+    /// EDL validates against spec/edl.rng with xmllint, and a new edit drops them.
+    @Test func redoSurvivesReopeningAndValidatesAgainstTheSchema() throws {
+        let clip = try Self.clip()
+        var doc = try CinematicDocument(path: clip.path)
+        try doc.addDecision(target: .object(7), at: try Self.t("2s"))
+        try doc.setAperture(2.8)
+        try doc.undo()
+        try doc.undo()
+        try doc.save()
+        var reopened = try CinematicDocument(path: clip.path)
+        #expect(reopened.decisions.isEmpty && reopened.redoSteps == ["refocus at 2.000s", "aperture f/2.8"])
+        if try Peers.available("xmllint") {
+            let file = clip.dir.file("stored.xml")
+            try Data(reopened.edl.xmlData()).write(to: URL(fileURLWithPath: file))
+            let schema = Paths.root.appendingPathComponent("spec/edl.rng").path
+            let result = try Peers.run("xmllint", ["--noout", "--relaxng", schema, file], allowFailure: true)
+            #expect(result.status == 0 && result.stderr.contains("validates"), "\(result.stderr)")
+        }
+        #expect(try reopened.redo() == "refocus at 2.000s")
+        #expect(reopened.decisions.map(\.target) == [.detection(7)] && reopened.edl.fNumber == nil)
+        try reopened.save()
+        var third = try CinematicDocument(path: clip.path)
+        #expect(third.redoSteps == ["aperture f/2.8"] && third.undoSteps == ["refocus at 2.000s"])
+        try third.removeAllDecisions()
+        #expect(third.redoSteps.isEmpty)
+        #expect(throws: DocumentError.self) { try third.redo() }
     }
 }
