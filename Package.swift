@@ -1,7 +1,7 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
-// Dependency direction (DESIGN §2): Time → Container → Format → EDL → Editor → Render → CLI.
+// Dependency direction (ARCHITECTURE.md): Time → Container → Format → EDL → Editor → Render → Document → CLI.
 // Nothing lower imports anything higher.
 let package = Package(
     name: "cinepack",
@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CinepackEDL", targets: ["CinepackEDL"]),
         .library(name: "CinepackEditor", targets: ["CinepackEditor"]),
         .library(name: "CinepackRender", targets: ["CinepackRender"]),
+        .library(name: "CinepackDocument", targets: ["CinepackDocument"]),
         .executable(name: "cinepack", targets: ["cinepack"]),
     ],
     dependencies: [
@@ -35,9 +36,13 @@ let package = Package(
         .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),
         .target(name: "CinepackEditor", dependencies: ["CinepackEDL"]),
         .target(name: "CinepackRender", dependencies: ["CinepackEditor"]),
+        .target(name: "CinepackDocument", dependencies: ["CinepackRender"]),
         .target(
             name: "Cinepack",
-            dependencies: ["CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL", "CinepackEditor", "CinepackRender"]),
+            dependencies: [
+                "CinepackTime", "CinepackContainer", "CinepackFormat", "CinepackEDL", "CinepackEditor", "CinepackRender",
+                "CinepackDocument",
+            ]),
         .executableTarget(
             name: "cinepack",
             dependencies: [
@@ -55,9 +60,16 @@ let package = Package(
         .testTarget(name: "CinepackEDLTests", dependencies: ["CinepackEDL", "TestSupport"]),
         .testTarget(name: "CinepackEditorTests", dependencies: ["CinepackEditor", "TestSupport"]),
         .testTarget(name: "CinepackRenderTests", dependencies: ["CinepackRender", "TestSupport"]),
+        .testTarget(name: "CinepackDocumentTests", dependencies: ["Cinepack", "TestSupport"]),
         .testTarget(
             name: "CinepackCLITests",
             dependencies: ["Cinepack", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["Cinepack"], path: "Tests/TestSupport"),
+        // Helpers for the tests only (a test target, so release builds of the package never compile it).
+        .testTarget(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )
+
+// Zero warnings in the project's own code: any warning fails the build (dependencies are not affected).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

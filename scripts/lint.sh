@@ -2,4 +2,4 @@
 # Format check with the toolchain's swift-format and the repository's .swift-format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift format lint --strict --recursive --configuration .swift-format Sources Tests FuzzTesting/Sources Package.swift
+swift format lint --strict --recursive --configuration .swift-format Sources Tests FuzzTesting/Sources Examples/EditorClient/Sources Examples/EditorClient/Package.swift Package.swift

@@ -6,7 +6,7 @@ import CinepackFormat
 /// crash-safe slot update (spec/format.md §8).
 public struct MovieEdits: Sendable {
     public let movie: CinematicMovie
-    public private(set) var store: EDLStore
+    package private(set) var store: EDLStore
     /// The current EDL: the stored one, or an empty list bound to this movie.
     public private(set) var edl: EditDecisionList
     /// The binding of this movie (frame count, rate, fingerprint).
@@ -116,9 +116,7 @@ public struct MovieEdits: Sendable {
         try change(&next)
         var previous = edl
         if bindingAdded { previous.media = nil }
-        next.history.append(HistoryEntry(description: description, previous: previous))
-        if next.history.count > Self.maxHistory { next.history.removeFirst(next.history.count - Self.maxHistory) }
-        while next.history.count > 1, next.xmlData().count > Self.historyBudget { next.history.removeFirst() }
+        next = Self.recording(next, step: description, from: previous)
         if dryRun {
             var bound = next
             bound.media = binding
@@ -128,15 +126,67 @@ public struct MovieEdits: Sendable {
         return (next, try save(next))
     }
 
+    /// `next` with one more undo step, named `description`, that returns to `previous`, and no redo
+    /// steps (a new edit drops them); trimmed as `trimmed` does.
+    public static func recording(
+        _ next: EditDecisionList, step description: String, from previous: EditDecisionList
+    )
+        -> EditDecisionList
+    {
+        var next = next
+        next.history.append(HistoryEntry(description: description, previous: previous))
+        next.redo = []
+        return trimmed(next)
+    }
+
+    /// `edl` with its undo history cut to `maxHistory` steps and the whole under `historyBudget`
+    /// bytes: redo steps go first (oldest first), then undo steps (oldest first; the last is kept).
+    public static func trimmed(_ edl: EditDecisionList) -> EditDecisionList {
+        var edl = edl
+        if edl.history.count > maxHistory { edl.history.removeFirst(edl.history.count - maxHistory) }
+        if edl.redo.count > maxHistory { edl.redo.removeFirst(edl.redo.count - maxHistory) }
+        while !edl.redo.isEmpty || edl.history.count > 1, edl.xmlData().count > historyBudget {
+            if edl.redo.isEmpty { edl.history.removeFirst() } else { edl.redo.removeFirst() }
+        }
+        return edl
+    }
+
+    /// The EDL before its last step, with that step kept for redo (spec/edl.md §8), and the step's
+    /// description; nil when there is nothing to undo.
+    public static func undoing(_ edl: EditDecisionList) throws(EDLError) -> (description: String, edl: EditDecisionList)? {
+        guard let step = edl.history.last else { return nil }
+        var previous = try step.previousList()
+        previous.history = Array(edl.history.dropLast())
+        previous.redo = edl.redo + [HistoryEntry(description: step.description, previous: edl)]
+        return (step.description, trimmed(previous))
+    }
+
+    /// The EDL with its last undone step re-applied (an undo step again), and the step's
+    /// description; nil when there is nothing to redo.
+    public static func redoing(_ edl: EditDecisionList) throws(EDLError) -> (description: String, edl: EditDecisionList)? {
+        guard let step = edl.redo.last else { return nil }
+        var next = try step.previousList()
+        next.history = edl.history + [HistoryEntry(description: step.description, previous: edl)]
+        next.redo = Array(edl.redo.dropLast())
+        return (step.description, trimmed(next))
+    }
+
+    /// `edl` bound to this movie and checked against every rule of spec/edl.md: what `save` stores.
+    public func bound(_ edl: EditDecisionList) throws(EDLError) -> EditDecisionList {
+        var bound = edl
+        bound.media = binding
+        try bound.validate(source: movie.path)
+        return bound
+    }
+
     /// Reverts the last edit: the EDL as it was before it (its own history preserved).
     /// Returns the description of the undone step.
     @discardableResult
     public mutating func undo() throws(EDLCommandError) -> (description: String, result: EDLUpdateResult) {
-        guard let step = edl.history.last else { throw EDLCommandError("\(movie.path): nothing to undo") }
-        var previous: EditDecisionList
-        do { previous = try step.previousList() } catch { throw .edl(error) }
-        previous.history = Array(edl.history.dropLast())
-        return (step.description, try save(previous))
+        let undone: (description: String, edl: EditDecisionList)?
+        do { undone = try Self.undoing(edl) } catch { throw .edl(error) }
+        guard let undone else { throw EDLCommandError("\(movie.path): nothing to undo") }
+        return (undone.description, try save(undone.edl))
     }
 
     /// Validates `edl`, binds it to this movie and stores it. Returns how it was written.

@@ -197,7 +197,7 @@ public enum DisparityUpsampler {
 
     /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
     /// `row` one cell row at a time; bands of rows in parallel.
-    private static func boxed3<V: SIMD>(
+    private static func boxed3<V: SIMD & SendableMetatype>(
         _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
     ) where V.Scalar == Float {
         let bandRows = 16

@@ -33,14 +33,19 @@ public struct RenderPlan: Sendable {
     }
 
     public init(edits: MovieEdits, options: Options = .init()) throws(FormatError) {
-        movie = edits.movie
-        let capture = try CaptureTimeline(movie: edits.movie)
-        script = FocusScript(capture: capture, edl: edits.edl)
-        do { timeline = try EditTimeline(edl: edits.edl) } catch { throw FormatError("\(movie.path): \(error)") }
+        try self.init(movie: edits.movie, edl: edits.edl, options: options)
+    }
+
+    /// A plan for `movie` with edits `edl` (which need not be stored yet).
+    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(FormatError) {
+        self.movie = movie
+        let capture = try CaptureTimeline(movie: movie)
+        script = FocusScript(capture: capture, edl: edl)
+        do { timeline = try EditTimeline(edl: edl) } catch { throw FormatError("\(movie.path): \(error)") }
         let p = movie.parameters
         // Precedence (spec/format.md §7): this render's option, the EDL's aperture, the frame's
         // captured f-number, the movie default.
-        fixedFNumber = options.fNumber ?? edits.edl.fNumber
+        fixedFNumber = options.fNumber ?? edl.fNumber
         capturedFNumbers = capture.frames.map(\.fNumber)
         if let fNumber = fixedFNumber, !(fNumber.isFinite && fNumber > 0) {
             throw FormatError("f-number must be > 0 (got \(fNumber))")

@@ -66,25 +66,27 @@ struct EDLCommand: ParsableCommand {
                     "\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
             }
             let result = try edits.save(edl)
-            EDLCommand.noteDroppedHistory(edits)
+            EDLCommand.noteDroppedHistory(edits.droppedHistorySteps)
             EDLCommand.report(result, file: file, json: json)
         }
     }
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove every user edit (the captured metadata stays).",
+            abstract: "Remove every user edit (the captured metadata stays); `cinepack undo` brings them back.",
             discussion: "Example: cinepack edl clear clip.mov")
 
-        @Argument(help: "A cinematic movie.") var file: String
-        @Flag(help: "Print the result as JSON.") var json = false
+        @OptionGroup var document: DocumentOptions
+        @OptionGroup var output: JSONOption
 
         func run() throws {
             // Works whatever the stored EDL holds, even one that cannot be read (spec/format.md §8).
-            var edits = try MovieEdits.open(path: file, recovering: true)
-            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
-            let result = try edits.save(EditDecisionList())
-            EDLCommand.report(result, file: file, json: json)
+            var doc = try document.open(recovering: true)
+            let result = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in
+                try doc.clear()
+                return try doc.save()
+            }
+            EDLCommand.report(result, file: document.file, json: output.json)
         }
     }
 
@@ -107,10 +109,10 @@ struct EDLCommand: ParsableCommand {
     }
 
     /// Says when the oldest undo steps had to go so the stored EDL stays readable.
-    static func noteDroppedHistory(_ edits: MovieEdits) {
-        guard edits.droppedHistorySteps > 0 else { return }
+    static func noteDroppedHistory(_ steps: Int) {
+        guard steps > 0 else { return }
         CLIErrors.note(
-            "note: the \(edits.droppedHistorySteps) oldest undo steps were dropped to keep the stored EDL under \(XMLLimits.maxInputBytes) bytes, the most a reader accepts"
+            "note: the \(steps) oldest undo steps were dropped to keep the stored EDL under \(XMLLimits.maxInputBytes) bytes, the most a reader accepts"
         )
     }
 

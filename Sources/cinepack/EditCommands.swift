@@ -13,33 +13,31 @@ struct ApertureCommand: ParsableCommand {
             Example: cinepack aperture clip.mov --f-number 2.8
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(name: .customLong("f-number"), help: "The f-number, e.g. 2.8.") var fNumber: Float
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         guard fNumber.isFinite, fNumber > 0 else { throw ValidationError("--f-number must be a positive number (got \(fNumber))") }
     }
 
     func run() throws {
-        var edits = try MovieEdits.open(path: file)
-        let p = edits.movie.parameters
-        let applied = min(max(fNumber, p.minFNumber), p.maxFNumber)
-        let previous = edits.edl.fNumber
-        let (_, result) = try edits.edit("aperture f/\(applied)", dryRun: dryRun) { $0.fNumber = applied }
-        let clampNote =
-            applied != fNumber ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
-        if json {
+        let file = document.file
+        var doc = try document.open()
+        let change = try CLIErrors.reporting(file: file) { () throws(DocumentError) in try doc.setAperture(fNumber) }
+        try dryRun.finish(&doc, file: file)
+        let p = doc.parameters
+        if output.json {
             print(
-                #"{"file":\#(JSONText.quote(file)),"f_number":\#(applied),"requested":\#(fNumber),"clamped":\#(applied != fNumber),"previous":\#(previous.map { "\($0)" } ?? "null"),"dry_run":\#(dryRun)}"#
+                #"{"file":\#(JSONText.quote(file)),"f_number":\#(change.applied),"requested":\#(fNumber),"clamped":\#(change.wasClamped),"previous":\#(change.previous.map { "\($0)" } ?? "null"),"dry_run":\#(dryRun.dryRun)}"#
             )
         } else {
-            let before = previous.map { "f/\($0)" } ?? "the default f/\(p.defaultFNumber)"
-            print("\(dryRun ? "would set" : "set") f/\(applied), was \(before)\(clampNote)")
-            if let result, result.isFullRewrite { CLIErrors.note("note: \(result)") }
+            let clampNote =
+                change.wasClamped ? " (f/\(fNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)" : ""
+            let before = change.previous.map { "f/\($0)" } ?? "the default f/\(p.defaultFNumber)"
+            print("\(dryRun.dryRun ? "would set" : "set") f/\(change.applied), was \(before)\(clampNote)")
         }
-        EDLCommand.noteDroppedHistory(edits)
     }
 }
 
@@ -47,15 +45,56 @@ struct ApertureCommand: ParsableCommand {
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        abstract: "Revert the last edit (the EDL keeps an undo history).",
+        abstract: "Revert the last edit (the EDL keeps an undo history; `cinepack redo` re-applies it).",
         discussion: "Example: cinepack undo clip.mov")
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func run() throws {
-        var edits = try MovieEdits.open(path: file)
-        let (description, result) = try edits.undo()
-        print("undid \"\(description)\"; \(edits.edl.history.count) earlier steps remain")
-        if result.isFullRewrite { CLIErrors.note("note: \(result)") }
+        try HistoryStep.run(document, dryRun: dryRun, json: output.json, verbs: ("undid", "would undo", "undone")) {
+            (doc) throws(DocumentError) in try doc.undo()
+        }
+    }
+}
+
+/// `cinepack redo FILE`
+struct RedoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redo",
+        abstract: "Re-apply the last edit `cinepack undo` reverted (until another edit is made).",
+        discussion: "Example: cinepack redo clip.mov")
+
+    @OptionGroup var document: DocumentOptions
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        try HistoryStep.run(document, dryRun: dryRun, json: output.json, verbs: ("redid", "would redo", "redone")) {
+            (doc) throws(DocumentError) in try doc.redo()
+        }
+    }
+}
+
+/// What undo and redo share: one step through the history, saved, reported.
+enum HistoryStep {
+    static func run(
+        _ document: DocumentOptions, dryRun: DryRunOption, json: Bool, verbs: (done: String, dry: String, key: String),
+        _ step: (inout CinematicDocument) throws(DocumentError) -> String
+    ) throws {
+        var doc = try document.open()
+        let description = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try step(&doc) }
+        try dryRun.finish(&doc, file: document.file)
+        if json {
+            print(
+                JSONText.encode(
+                    .object([
+                        ("file", .string(document.file)), (verbs.key, .string(description)), ("undo_steps", .int(doc.undoSteps.count)),
+                        ("redo_steps", .int(doc.redoSteps.count)), ("dry_run", .bool(dryRun.dryRun)),
+                    ]), pretty: false))
+        } else {
+            print("\(dryRun.dryRun ? verbs.dry : verbs.done) \"\(description)\"; \(doc.undoSteps.count) earlier steps remain")
+        }
     }
 }

@@ -2,24 +2,9 @@ import ArgumentParser
 import Cinepack
 import Foundation
 
-/// Opens a movie with its EDL and computes the focus script: what the focus commands share.
-struct FocusSession {
-    var edits: MovieEdits
-    let capture: CaptureTimeline
-    var script: FocusScript
-
-    init(path: String) throws {
-        edits = try MovieEdits.open(path: path)
-        edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
-        capture = try CaptureTimeline(movie: edits.movie)
-        script = FocusScript(capture: capture, edl: edits.edl)
-    }
-
-    func seconds(_ t: MediaTime) -> String { t.formattedSeconds() }
-
-    static func describe(_ target: FocusTarget) -> String { CinematicInspection.describe(target) }
-
-    static func targetJSON(_ target: FocusTarget) -> InspectValue {
+/// JSON wording of focus values, shared by the focus commands.
+enum FocusJSON {
+    static func target(_ target: FocusTarget) -> InspectValue {
         switch target {
         case .none: .object([("kind", .string("none"))])
         case .detection(let id): .object([("kind", .string("detection")), ("id", .int(id))])
@@ -45,19 +30,19 @@ struct DecisionsCommand: ParsableCommand {
             Example: cinepack decisions clip.mov --json
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
-    @Flag(help: "Machine-readable JSON.") var json = false
+    @OptionGroup var document: DocumentOptions
+    @OptionGroup var output: JSONOption
 
     func run() throws {
-        let session = try FocusSession(path: file)
+        let doc = try document.open()
         var rows: [InspectValue] = []
         var lines: [String] = []
-        for d in session.script.decisions {
+        for d in doc.script.decisions {
             let number = d.source == .user ? "\(d.index + 1)" : "-"
             var fields: [(String, InspectValue)] = [
                 ("source", .string(d.source.rawValue)), ("index", d.source == .user ? .int(d.index + 1) : .null),
                 ("time", .string(d.time.description)), ("time_seconds", .double(d.time.seconds)), ("frame", .int(d.frame)),
-                ("target", FocusSession.targetJSON(d.target)), ("strength", .string(d.strength.rawValue)),
+                ("target", FocusJSON.target(d.target)), ("strength", .string(d.strength.rawValue)),
                 ("effective", .bool(d.isEffective)),
             ]
             if let reason = d.suppressed { fields.append(("reason", .string(reason.description))) }
@@ -68,13 +53,13 @@ struct DecisionsCommand: ParsableCommand {
             rows.append(.object(fields))
             var line =
                 "\(number.padding(toLength: 3, withPad: " ", startingAt: 0)) \(d.source.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) "
-            line += "\(d.time.formattedSeconds()) (frame \(d.frame))  \(FocusSession.describe(d.target)), \(d.strength.rawValue)"
+            line += "\(d.time.formattedSeconds()) (frame \(d.frame))  \(d.target), \(d.strength.rawValue)"
             if let t = d.transition, t.duration > 0 { line += String(format: ", rack %.3f s", t.duration) }
             if let reason = d.suppressed { line += "  [no effect: \(reason)]" }
             lines.append(line)
         }
-        if json {
-            print(JSONText.encode(.object([("file", .string(file)), ("decisions", .list(rows))]), pretty: true))
+        if output.json {
+            print(JSONText.encode(.object([("file", .string(document.file)), ("decisions", .list(rows))]), pretty: true))
         } else {
             print("#   source   time (frame)  target, strength")
             lines.forEach { print($0) }
@@ -96,42 +81,41 @@ struct FocusCommand: ParsableCommand {
               cinepack focus clip.mov --csv > focus.csv
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).") var at: String?
-    @Flag(help: "Machine-readable JSON.") var json = false
+    @OptionGroup var document: DocumentOptions
+    @Option(help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).", transform: TimeArgument.init(parsing:))
+    var at: TimeArgument?
+    @OptionGroup var output: JSONOption
     @Flag(help: "CSV with a header line.") var csv = false
 
     func validate() throws {
-        if json && csv { throw ValidationError("choose one of --json and --csv") }
-        if let at { _ = try Arguments.time(at, option: "--at") }
+        if output.json && csv { throw ValidationError("choose one of --json and --csv") }
     }
 
     func run() throws {
-        let session = try FocusSession(path: file)
-        var frames = session.script.frames
+        let doc = try document.open()
+        var frames = doc.script.frames
         var snapped: SnappedTime?
         if let at {
-            let s = try session.edits.movie.frame(at: try Arguments.time(at, option: "--at"))
+            let s = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try doc.frame(at: at.value) }
             snapped = s
-            frames = [session.script.frame(Int(s.frame))]
-            if !json && !csv {
-                CLIErrors.note("\(at) → frame \(s.frame) at \(s.time.formattedSeconds())" + (s.wasExact ? "" : " (snapped)"))
+            frames = [doc.script.frame(Int(s.frame))]
+            if !output.json && !csv {
+                CLIErrors.note("\(at.text) → frame \(s.frame) at \(s.time.formattedSeconds())" + (s.wasExact ? "" : " (snapped)"))
             }
         }
-        if json {
+        if output.json {
             let rows: [InspectValue] = frames.map { f in
                 .object([
                     ("frame", .int(f.frame)), ("time", .string(f.time.description)), ("time_seconds", .double(f.time.seconds)),
-                    ("primary", FocusSession.targetJSON(f.primary)),
-                    ("secondary", f.secondary.map(FocusSession.targetJSON) ?? .null),
-                    ("focus_disparity", FocusSession.number(f.focusDisparity)),
+                    ("primary", FocusJSON.target(f.primary)), ("secondary", f.secondary.map(FocusJSON.target) ?? .null),
+                    ("focus_disparity", FocusJSON.number(f.focusDisparity)),
                     ("transition_progress", f.transitionProgress.map { .double(Double($0)) } ?? .null),
                     ("strength", .string(f.strength.rawValue)),
                 ])
             }
-            var root: [(String, InspectValue)] = [("file", .string(file))]
+            var root: [(String, InspectValue)] = [("file", .string(document.file))]
             if let snapped, let at {
-                root.append(("requested", .string(at)))
+                root.append(("requested", .string(at.text)))
                 root.append(("snapped_time", .string(snapped.time.description)))
             }
             root.append(("frames", .list(rows)))
@@ -140,18 +124,16 @@ struct FocusCommand: ParsableCommand {
             print("frame,time_seconds,primary,secondary,focus_disparity,transition_progress,strength")
             for f in frames {
                 let progress = f.transitionProgress.map { "\($0)" } ?? ""
-                let secondary = f.secondary.map(FocusSession.describe) ?? ""
-                print(
-                    "\(f.frame),\(f.time.seconds),\(FocusSession.describe(f.primary)),\(secondary),\(f.focusDisparity),\(progress),\(f.strength.rawValue)"
-                )
+                let secondary = f.secondary.map(\.description) ?? ""
+                print("\(f.frame),\(f.time.seconds),\(f.primary),\(secondary),\(f.focusDisparity),\(progress),\(f.strength.rawValue)")
             }
         } else {
             print("frame  time      focus D   primary → secondary (progress)")
             for f in frames {
                 var line =
                     "\(String(f.frame).padding(toLength: 6, withPad: " ", startingAt: 0)) \(f.time.formattedSeconds().padding(toLength: 9, withPad: " ", startingAt: 0)) "
-                line += String(format: "%7.4f   ", f.focusDisparity) + FocusSession.describe(f.primary)
-                if let s = f.secondary, let p = f.transitionProgress { line += String(format: " ← %@ (%.2f)", FocusSession.describe(s), p) }
+                line += String(format: "%7.4f   ", f.focusDisparity) + f.primary.description
+                if let s = f.secondary, let p = f.transitionProgress { line += String(format: " ← %@ (%.2f)", s.description, p) }
                 print(line)
             }
         }
@@ -165,37 +147,46 @@ struct UnfocusCommand: ParsableCommand {
         abstract: "Remove user focus decisions (captured decisions stay and take over again).",
         discussion: "Examples: cinepack unfocus clip.mov --decision 2;  cinepack unfocus clip.mov --all-user")
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(help: "The user decision to remove (its number in `cinepack decisions`).") var decision: Int?
     @Flag(name: .customLong("all-user"), help: "Remove every user decision.") var allUser = false
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         if (decision == nil) == !allUser { throw ValidationError("give exactly one of --decision N and --all-user") }
     }
 
     func run() throws {
-        var edits = try MovieEdits.open(path: file)
-        let count = edits.edl.decisions.count
+        var doc = try document.open()
+        let verb = dryRun.dryRun ? "would remove" : "removed"
         if let decision {
-            guard decision >= 1, decision <= count else {
-                throw CLIErrors.failure("\(file): no user decision \(decision); there are \(count) (see `cinepack decisions`)")
+            let removed = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in
+                try doc.removeDecision(number: decision)
             }
-            let removed = edits.edl.decisions[decision - 1]
-            try edits.edit("unfocus decision \(decision)", dryRun: dryRun) { $0.decisions.remove(at: decision - 1) }
-            print(
-                "\(dryRun ? "would remove" : "removed") decision \(decision): \(removed.time.formattedSeconds()) (frame \(removed.frame)) \(FocusSession.describe(removed.target))"
-            )
+            try dryRun.finish(&doc, file: document.file)
+            if output.json {
+                print(
+                    JSONText.encode(
+                        .object([
+                            ("file", .string(document.file)), ("removed", .int(1)), ("decision", .int(decision)),
+                            ("dry_run", .bool(dryRun.dryRun)),
+                        ]), pretty: false))
+            } else {
+                print("\(verb) decision \(decision): \(removed.time.formattedSeconds()) (frame \(removed.frame)) \(removed.target)")
+            }
         } else {
-            try edits.edit("unfocus all user decisions", dryRun: dryRun) { $0.decisions.removeAll() }
-            print("\(dryRun ? "would remove" : "removed") \(count) user decisions")
+            let count = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try doc.removeAllDecisions() }
+            try dryRun.finish(&doc, file: document.file)
+            if output.json {
+                print(
+                    JSONText.encode(
+                        .object([("file", .string(document.file)), ("removed", .int(count)), ("dry_run", .bool(dryRun.dryRun))]),
+                        pretty: false))
+            } else {
+                print("\(verb) \(count) user decisions")
+            }
         }
-    }
-}
-
-extension Arguments {
-    static func time(_ text: String, option: String) throws -> TimeExpression {
-        do { return try TimeExpression(parsing: text) } catch { throw ValidationError("\(option): \(error)") }
     }
 }
 
@@ -206,15 +197,15 @@ struct PlotCommand: ParsableCommand {
         abstract: "Draw the focus over time as SVG: subjects' disparities, focus, decisions, racks.",
         discussion: "Example: cinepack plot clip.mov -o focus.svg")
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
     @OptionGroup var overwrite: OverwriteOption
 
     func run() throws {
-        let target = try overwrite.target(output, inputs: [file])
-        let session = try FocusSession(path: file)
-        let svg = FocusPlot.svg(script: session.script, capture: session.capture, title: (file as NSString).lastPathComponent)
+        let target = try overwrite.target(output, inputs: [document.file])
+        let doc = try document.open()
+        let svg = FocusPlot.svg(script: doc.script, capture: doc.capture, title: (document.file as NSString).lastPathComponent)
         try target.write(Array(svg.utf8))
-        print("wrote \(output): \(session.script.frames.count) frames, \(session.script.decisions.filter(\.isEffective).count) decisions")
+        print("wrote \(output): \(doc.script.frames.count) frames, \(doc.script.decisions.filter(\.isEffective).count) decisions")
     }
 }

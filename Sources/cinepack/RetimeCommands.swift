@@ -2,21 +2,16 @@ import ArgumentParser
 import Cinepack
 import Foundation
 
-/// Shared plumbing: open, retime through `Retimer`, store as one undoable edit, report.
+/// What the retiming commands share: open, one document edit, save (or check with --dry-run), report.
 enum RetimeRunner {
     static func run(
-        file: String, description: String, dryRun: Bool, json: Bool,
-        _ operation: (Retimer, FrameGrid) throws -> RetimeResult
+        _ document: DocumentOptions, dryRun: DryRunOption, json: Bool,
+        _ operation: (inout CinematicDocument) throws(DocumentError) -> RetimeReport
     ) throws {
-        var edits = try MovieEdits.open(path: file)
-        let retimer: Retimer
-        do { retimer = try Retimer(edits.edl) } catch { throw CLIErrors.failure("\(file): \(error)") }
-        let result: RetimeResult
-        do { result = try operation(retimer, retimer.grid) } catch let error as RetimeError {
-            throw CLIErrors.failure("\(file): \(error)")
-        }
-        let (_, stored) = try edits.edit(description, dryRun: dryRun) { edl in edl = result.edl }
-        let report = result.report
+        let file = document.file
+        var doc = try document.open()
+        let report = try CLIErrors.reporting(file: file) { () throws(DocumentError) in try operation(&doc) }
+        try dryRun.finish(&doc, file: file)
         if json {
             let moves: [InspectValue] = report.moves.map {
                 .object([
@@ -30,7 +25,7 @@ enum RetimeRunner {
             print(
                 JSONText.encode(
                     .object([
-                        ("file", .string(file)), ("dry_run", .bool(dryRun)), ("moves", .list(moves)),
+                        ("file", .string(file)), ("dry_run", .bool(dryRun.dryRun)), ("moves", .list(moves)),
                         ("inactive_decisions", .list(inactive)), ("output_duration", .string(report.outputDurationAfter.description)),
                         ("messages", .list(report.messages.map { .string($0) })),
                     ]), pretty: true))
@@ -40,30 +35,7 @@ enum RetimeRunner {
         report.messages.forEach { print($0) }
         print(
             "output duration \(report.outputDurationBefore.formattedSeconds()) → \(report.outputDurationAfter.formattedSeconds())"
-                + (dryRun ? " (dry run: nothing written)" : ""))
-        if let stored, stored.isFullRewrite { CLIErrors.note("note: \(stored)") }
-    }
-
-    static func range(_ text: String, grid: FrameGrid, option: String) throws -> SourceRange {
-        do {
-            let r = try TimeRangeExpression(parsing: text).resolve(on: grid)
-            return SourceRange(start: r.start.time, end: r.end.time)
-        } catch { throw ValidationError("\(option): \(error)") }
-    }
-
-    /// A signed offset on the grid: seconds as given, frames and timecode as whole frames.
-    static func offset(_ text: String, grid: FrameGrid) throws -> MediaTime {
-        let parsed: TimeOffsetExpression
-        do { parsed = try TimeOffsetExpression(parsing: text) } catch { throw ValidationError("--shift: \(error)") }
-        let magnitude: MediaTime
-        switch parsed.magnitude {
-        case .seconds(let t): magnitude = t
-        default:
-            do { magnitude = try parsed.magnitude.resolve(on: FrameGrid(rate: grid.rate)).time } catch {
-                throw ValidationError("--shift: \(error)")
-            }
-        }
-        return parsed.negative ? (magnitude.negated() ?? magnitude) : magnitude
+                + (dryRun.dryRun ? " (dry run: nothing written)" : ""))
     }
 }
 
@@ -81,14 +53,14 @@ struct RetimeCommand: ParsableCommand {
               cinepack retime clip.mov --shift +0.5s --range 10s..12s
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(help: "The user decision to move (its number in `cinepack decisions`).") var decision: Int?
-    @Option(help: "Where it moves to.") var to: String?
-    @Option(help: "Offset for --range: +0.5s, -3f.") var shift: String?
-    @Option(help: "Source range A..B whose decisions shift.") var range: String?
+    @Option(help: "Where it moves to.", transform: TimeArgument.init(parsing:)) var to: TimeArgument?
+    @Option(help: "Offset for --range: +0.5s, -3f.", transform: TimeOffsetArgument.init(parsing:)) var shift: TimeOffsetArgument?
+    @Option(help: "Source range A..B whose decisions shift.", transform: TimeRangeArgument.init(parsing:)) var range: TimeRangeArgument?
     @Flag(help: "Let a moved decision replace one already at that frame.") var replace = false
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         let moving = decision != nil || to != nil, shifting = shift != nil || range != nil
@@ -98,18 +70,11 @@ struct RetimeCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let decision, let to {
-            let target = try Arguments.time(to, option: "--to")
-            try RetimeRunner.run(file: file, description: "retime decision \(decision)", dryRun: dryRun, json: json) { retimer, grid in
-                let time: MediaTime
-                do { time = try target.resolve(on: grid).time } catch { throw ValidationError("--to: \(error)") }
-                return try retimer.moveDecision(decision - 1, to: time, replacing: replace)
+        try RetimeRunner.run(document, dryRun: dryRun, json: output.json) { (doc) throws(DocumentError) in
+            if let decision, let to {
+                return try doc.retimeDecision(number: decision, to: to.value, replacing: replace)
             }
-        } else if let shift, let range {
-            try RetimeRunner.run(file: file, description: "shift \(shift) in \(range)", dryRun: dryRun, json: json) { retimer, grid in
-                let r = try RetimeRunner.range(range, grid: grid, option: "--range")
-                return try retimer.shift(range: r.start..<r.end, by: try RetimeRunner.offset(shift, grid: grid))
-            }
+            return try doc.shiftDecisions(in: range!.value, by: shift!.value)
         }
     }
 }
@@ -127,24 +92,21 @@ struct TrimCommand: ParsableCommand {
               cinepack trim clip.mov --all          (keep the whole clip again)
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "A source range A..B to keep (repeatable).") var keep: [String] = []
+    @OptionGroup var document: DocumentOptions
+    @Option(help: "A source range A..B to keep (repeatable).", transform: TimeRangeArgument.init(parsing:))
+    var keep: [TimeRangeArgument] = []
     @Flag(help: "Keep the whole clip (remove the trim).") var all = false
     @Flag(name: .customLong("allow-repeats"), help: "Allow a range to overlap another (a shot used twice).") var allowRepeats = false
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         if keep.isEmpty == !all { throw ValidationError("give --keep A..B (one or more), or --all") }
     }
 
     func run() throws {
-        try RetimeRunner.run(
-            file: file, description: all ? "trim: whole clip" : "trim \(keep.joined(separator: ", "))", dryRun: dryRun,
-            json: json
-        ) { retimer, grid in
-            let ranges = try keep.map { try RetimeRunner.range($0, grid: grid, option: "--keep") }
-            return try retimer.trim(keep: ranges, allowingRepeats: allowRepeats)
+        try RetimeRunner.run(document, dryRun: dryRun, json: output.json) { (doc) throws(DocumentError) in
+            try doc.trim(keep: keep.map(\.value), allowingRepeats: allowRepeats)
         }
     }
 }
@@ -161,28 +123,16 @@ struct SpeedCommand: ParsableCommand {
               cinepack speed clip.mov --range 60f..90f --rate 1/2 --replace
             """)
 
-    @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "Source range A..B.") var range: String
-    @Option(help: "Rate: N, N/D or a decimal such as 0.5.") var rate: String
+    @OptionGroup var document: DocumentOptions
+    @Option(help: "Source range A..B.", transform: TimeRangeArgument.init(parsing:)) var range: TimeRangeArgument
+    @Option(help: "Rate: N, N/D or a decimal such as 0.5.", transform: RateArgument.init(parsing:)) var rate: RateArgument
     @Flag(help: "Cut back speed segments this one overlaps.") var replace = false
-    @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
-    @Flag(help: "Print the result as JSON.") var json = false
-
-    func validate() throws { _ = try Self.rational(rate) }
-
-    static func rational(_ text: String) throws -> (Int64, Int64) {
-        guard let r = FrameRate(parsing: text) else {
-            throw ValidationError("--rate must be a positive number such as 2, 1/2 or 0.5 (got \(text))")
-        }
-        return (r.frames, r.seconds)
-    }
+    @OptionGroup var dryRun: DryRunOption
+    @OptionGroup var output: JSONOption
 
     func run() throws {
-        let (num, den) = try Self.rational(rate)
-        try RetimeRunner.run(file: file, description: "speed \(rate) in \(range)", dryRun: dryRun, json: json) { retimer, grid in
-            let r = try RetimeRunner.range(range, grid: grid, option: "--range")
-            let segment = SpeedSegment(start: r.start, end: r.end, rateNumerator: num, rateDenominator: den)
-            return try retimer.setSpeed(segment, replacing: replace)
+        try RetimeRunner.run(document, dryRun: dryRun, json: output.json) { (doc) throws(DocumentError) in
+            try doc.setSpeed(in: range.value, rate: rate.value, replacing: replace)
         }
     }
 }

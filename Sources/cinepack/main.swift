@@ -20,7 +20,8 @@ struct CinepackCommand: ParsableCommand {
         subcommands: [
             InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
             ApertureCommand.self, UndoCommand.self, DecisionsCommand.self, FocusCommand.self, UnfocusCommand.self, PlotCommand.self,
-            RefocusCommand.self, RetimeCommand.self, TrimCommand.self, SpeedCommand.self, RenderCommand.self, ConcatCommand.self,
+            RefocusCommand.self, RetimeCommand.self, TrimCommand.self, SpeedCommand.self, RenderCommand.self, RedoCommand.self,
+            ConcatCommand.self,
             BenchCommand.self,
         ]
     )
@@ -28,6 +29,13 @@ struct CinepackCommand: ParsableCommand {
 
 // A dead ffmpeg must surface as EPIPE on the frame pipe (and a clear message), not kill us silently.
 signal(SIGPIPE, SIG_IGN)
+
+// An option the command does not have is named (with the nearest one it has) before parsing, for
+// every subcommand alike.
+if let message = UnknownOption.message(for: Array(CommandLine.arguments.dropFirst()), root: CinepackCommand.self) {
+    CLIErrors.note("Error: \(message)")
+    CinepackCommand.exit(withError: ExitCode.validationFailure)
+}
 
 do {
     var command = try CinepackCommand.parseAsRoot()

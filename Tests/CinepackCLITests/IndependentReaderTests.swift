@@ -191,16 +191,17 @@ import Testing
         func fields(_ role: String) -> NSDictionary {
             NSDictionary(dictionary: ((tracks[role] as? [String: Any])?["fields"] as? [String: Any]) ?? [:])
         }
-        #expect(
-            fields("video").isEqual(to: [
-                "tkhd_flags": 3, "media_header": "vmhd", "handler_name": "cinepack video", "compressor": "PNG", "depth": 24,
-            ]))
-        #expect(
-            fields("disparity").isEqual(to: [
-                "tkhd_flags": 2, "media_header": "vmhd", "handler_name": "cinepack disparity", "compressor": "cinepack disparity",
-                "depth": 24,
-            ]))
-        #expect(fields("metadata").isEqual(to: ["tkhd_flags": 2, "media_header": "nmhd", "handler_name": "cinepack focus metadata"]))
+        let video: NSDictionary = [
+            "tkhd_flags": 3, "media_header": "vmhd", "handler_name": "cinepack video", "compressor": "PNG", "depth": 24,
+        ]
+        let disparity: NSDictionary = [
+            "tkhd_flags": 2, "media_header": "vmhd", "handler_name": "cinepack disparity", "compressor": "cinepack disparity",
+            "depth": 24,
+        ]
+        let metadata: NSDictionary = ["tkhd_flags": 2, "media_header": "nmhd", "handler_name": "cinepack focus metadata"]
+        #expect(fields("video") == video)
+        #expect(fields("disparity") == disparity)
+        #expect(fields("metadata") == metadata)
         // §8: two valid empty records.
         let edl = try #require(json["edl"] as? [String: Any])
         #expect(int(edl["sequence"]) == 0 && edl["text"] is NSNull)

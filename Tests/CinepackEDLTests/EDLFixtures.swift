@@ -115,7 +115,7 @@ enum EDLFixtures {
                 time: time(0, 24000), frame: 0, target: .point(x: 1, y: 0), strength: .weak,
                 minTransition: 1e-300, maxTransition: 0.1),
             UserDecision(
-                time: time(1001, 24000), frame: 1, target: .fixedDisparity(1e-45), strength: .strong,
+                time: time(1001, 24000), frame: 1, target: .fixedDisparity(.leastNonzeroMagnitude), strength: .strong,
                 minTransition: 123456789.125, maxTransition: 1e300),
             UserDecision(time: time(9009, 24000), frame: 9, target: .point(x: 0.1, y: 0.99999994), strength: .weak),
         ]

@@ -21,8 +21,8 @@ public enum CLI {
         let dir = FileManager.default.temporaryDirectory
         let outURL = dir.appendingPathComponent("cinepack-cli-\(UUID().uuidString).out")
         let errURL = dir.appendingPathComponent("cinepack-cli-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)

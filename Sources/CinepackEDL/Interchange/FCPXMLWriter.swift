@@ -74,7 +74,7 @@ enum FCPXMLWriter {
     static func note(_ d: TimelineDecision) -> String {
         var parts = [
             "cinepack \(d.origin.rawValue) decision", "frame \(d.frame)", "time \(d.time)",
-            "target \(InterchangeText.describe(d.target))", d.strength,
+            "target \(d.target)", d.strength,
         ]
         if let t = d.minTransition { parts.append("min transition \(t)s") }
         if let t = d.maxTransition { parts.append("max transition \(t)s") }

@@ -18,17 +18,6 @@ enum InterchangeText {
         return String(d)
     }
 
-    /// Human wording of a focus target, used in marker names.
-    static func describe(_ target: FocusTarget) -> String {
-        switch target {
-        case .none: "none"
-        case .detection(let id): "detection \(id)"
-        case .group(let id): "group \(id)"
-        case .fixedDisparity(let d): "fixed plane \(decimalText(d)) D"
-        case .point(let x, let y): "point (\(decimalText(x)), \(decimalText(y)))"
-        }
-    }
-
     /// The file name without directory or extension: the default clip and project name.
     static func fileStem(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path

@@ -65,7 +65,7 @@ struct TimelineDecision: Equatable {
 
     /// e.g. `focus → detection 4 (weak)`; captured decisions say so first.
     var label: String {
-        (origin == .captured ? "captured " : "") + "focus → \(InterchangeText.describe(target)) (\(strength))"
+        (origin == .captured ? "captured " : "") + "focus → \(target) (\(strength))"
     }
 }
 

@@ -22,6 +22,9 @@ public struct EditDecisionList: Sendable, Equatable {
     public var speedSegments: [SpeedSegment] = []
     /// Earlier states for undo: each entry is a complete previous EDL body, most recent last.
     public var history: [HistoryEntry] = []
+    /// Undone steps for redo (§8): each entry holds the EDL body as it was after its step, the most
+    /// recently undone last. A new edit drops them.
+    public var redo: [HistoryEntry] = []
     /// Elements in other namespaces, kept verbatim (canonical XML) so other tools' data survives.
     public var foreignElements: [String] = []
 
@@ -128,7 +131,8 @@ public struct SpeedSegment: Sendable, Equatable {
     }
 }
 
-/// One undo step: a short description and the EDL as it was before that edit (without history).
+/// One undo step: a short description and the EDL as it was before that edit (without history);
+/// as a redo step, the EDL as it was after that edit.
 public struct HistoryEntry: Sendable, Equatable {
     public var description: String
     /// Canonical XML of the previous EDL body.

@@ -92,6 +92,9 @@ struct EDLPlaces {
     var steps: [Int?] = []
     /// The EDL inside each history step, read, and its places.
     var previous: [EDLPlacedList] = []
+    var redoSteps: [Int?] = []
+    /// The EDL inside each redo step, read, and its places.
+    var redone: [EDLPlacedList] = []
     var foreign: [Int?] = []
 }
 
@@ -353,12 +356,19 @@ struct EDLTreeReader {
             case "timeline":
                 try readTimeline(child, into: &edl, places: &places)
             case "history":
+                // Undo steps, then redo steps.
                 for s in try elementChildren(child, clause: "§8") {
-                    try expect(s, in: child, ["step"], clause: "§8")
+                    try expect(s, in: child, edl.redo.isEmpty ? ["step", "redo"] : ["redo"], clause: "§8")
                     let (entry, inner, innerPlaces) = try readStep(s)
-                    edl.history.append(entry)
-                    places.steps.append(document.offset(of: s))
-                    places.previous.append(EDLPlacedList(list: inner, places: innerPlaces))
+                    if s.localName == "redo" {
+                        edl.redo.append(entry)
+                        places.redoSteps.append(document.offset(of: s))
+                        places.redone.append(EDLPlacedList(list: inner, places: innerPlaces))
+                    } else {
+                        edl.history.append(entry)
+                        places.steps.append(document.offset(of: s))
+                        places.previous.append(EDLPlacedList(list: inner, places: innerPlaces))
+                    }
                 }
             default:  // "extensions"
                 for f in try readExtensions(child) {
@@ -483,7 +493,8 @@ struct EDLTreeReader {
         let a = try attributes(node, allowed: ["description"], required: ["description"], clause: "§8")
         let children = try elementChildren(node, clause: "§8")
         guard let inner = children.first else {
-            throw schemaError(node, "<step> has no <edl>; each step holds the previous EDL (spec/edl.md §8)")
+            let holds = node.localName == "redo" ? "each redo step holds the EDL after its step" : "each step holds the previous EDL"
+            throw schemaError(node, "<\(node.localName)> has no <edl>; \(holds) (spec/edl.md §8)")
         }
         try expect(inner, in: node, ["edl"], clause: "§8")
         if children.count > 1 { try expect(children[1], in: node, [], clause: "§8") }

@@ -219,23 +219,33 @@ extension EditDecisionList {
             </element>
           </define>
 
-          <!-- §8: each step holds the whole previous EDL, which has no history of its own. -->
+          <!-- §8: each undo step holds the whole previous EDL, which has no history of its own; each
+               redo step (after the undo steps) the whole EDL as it was after its step. -->
           <define name="history">
             <element name="history">
               <zeroOrMore>
                 <element name="step">
-                  <attribute name="description">
-                    <data type="string"/>
-                  </attribute>
-                  <element name="edl">
-                    <ref name="version"/>
-                    <ref name="body"/>
-                    <optional>
-                      <ref name="extensions"/>
-                    </optional>
-                  </element>
+                  <ref name="step"/>
                 </element>
               </zeroOrMore>
+              <zeroOrMore>
+                <element name="redo">
+                  <ref name="step"/>
+                </element>
+              </zeroOrMore>
+            </element>
+          </define>
+
+          <define name="step">
+            <attribute name="description">
+              <data type="string"/>
+            </attribute>
+            <element name="edl">
+              <ref name="version"/>
+              <ref name="body"/>
+              <optional>
+                <ref name="extensions"/>
+              </optional>
             </element>
           </define>
 

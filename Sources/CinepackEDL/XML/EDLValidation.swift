@@ -38,6 +38,7 @@ extension HistoryEntry {
     public init(description: String, previous: EditDecisionList) {
         var body = previous
         body.history = []
+        body.redo = []
         self.init(description: description, previous: String(decoding: body.xmlData(), as: UTF8.self))
     }
 
@@ -269,10 +270,12 @@ struct EDLRules {
             }
         }
 
-        // §8
-        for (i, step) in edl.history.enumerated() {
-            let offset = at(p.steps, i)
-            let what = "history step \(i + 1)"
+        // §8: undo steps, then redo steps.
+        let steps = edl.history.enumerated().map { ($0.offset, $0.element, "history step", p.steps, places?.previous) }
+        let redos = edl.redo.enumerated().map { ($0.offset, $0.element, "redo step", p.redoSteps, places?.redone) }
+        for (i, step, kind, offsets, inners) in steps + redos {
+            let offset = at(offsets, i)
+            let what = "\(kind) \(i + 1)"
             if step.description.unicodeScalars.count > Self.maxDescription {
                 throw fail(offset, prefix, "\(what): description is longer than \(Self.maxDescription) characters")
             }
@@ -282,8 +285,8 @@ struct EDLRules {
             if !prefix.isEmpty {
                 throw fail(offset, prefix, "has a history of its own; a step holds an EDL without history")
             }
-            if let places, i < places.previous.count {
-                let inner = places.previous[i]
+            if let inners, i < inners.count {
+                let inner = inners[i]
                 try check(inner.list, places: inner.places, prefix: "\(what): ")
             } else {
                 // From the model: `previous` must be canonical EDL text without history.
@@ -297,7 +300,7 @@ struct EDLRules {
                         source: source, line: p.line, column: p.column,
                         "\(prefix)\(what): the previous EDL is refused: \(error)")
                 }
-                if !previous.history.isEmpty {
+                if !previous.history.isEmpty || !previous.redo.isEmpty {
                     throw fail(offset, prefix, "\(what): the previous EDL has a history of its own; a step holds an EDL without history")
                 }
                 if Array(step.previous.utf8) != previous.xmlData() {

@@ -21,9 +21,10 @@ extension EditDecisionList {
         let ns = isRoot ? #" xmlns="\#(Self.namespace)""# : ""
         let open = #"edl\#(ns) version="\#(version)""#
         let history = isRoot ? self.history : []
+        let redo = isRoot ? self.redo : []
         let isEmpty =
             media == nil && fNumber == nil && decisions.isEmpty && detectionTracks.isEmpty
-            && sourceRanges.isEmpty && speedSegments.isEmpty && history.isEmpty && foreignElements.isEmpty
+            && sourceRanges.isEmpty && speedSegments.isEmpty && history.isEmpty && redo.isEmpty && foreignElements.isEmpty
         if isEmpty {
             out.line(indent, "<\(open)/>")
             return
@@ -80,10 +81,10 @@ extension EditDecisionList {
             }
             out.line(i1, "</timeline>")
         }
-        if !history.isEmpty {
+        if !history.isEmpty || !redo.isEmpty {
             out.line(i1, "<history>")
-            for step in history {
-                let open = #"step description="\#(XMLEscape.attribute(step.description, forbidden: .keep))""#
+            for (name, step) in history.map({ ("step", $0) }) + redo.map({ ("redo", $0) }) {
+                let open = #"\#(name) description="\#(XMLEscape.attribute(step.description, forbidden: .keep))""#
                 // `previous` is canonical EDL text; re-read its structure to write it at this depth
                 // (rules are not checked here: a step is kept whole even if it breaks one). Text
                 // that is no EDL at all leaves the step empty, which readers refuse (validate()
@@ -94,7 +95,7 @@ extension EditDecisionList {
                 }
                 out.line(i2, "<\(open)>")
                 previous.write(into: &out, indent: i3, isRoot: false)
-                out.line(i2, "</step>")
+                out.line(i2, "</\(name)>")
             }
             out.line(i1, "</history>")
         }

@@ -83,11 +83,11 @@ public enum FocusPlot {
             let fill = d.strength == .strong ? "#000" : "white"
             if d.source == .user {
                 out +=
-                    ##"<rect x="\##(f(cx - 5))" y="\##(f(cy - 5))" width="10" height="10" fill="\##(fill)" stroke="black" stroke-width="1.5"><title>user: \##(escape(CinematicInspection.describe(d.target))), \##(d.strength.rawValue)</title></rect>"##
+                    ##"<rect x="\##(f(cx - 5))" y="\##(f(cy - 5))" width="10" height="10" fill="\##(fill)" stroke="black" stroke-width="1.5"><title>user: \##(escape(d.target.description)), \##(d.strength.rawValue)</title></rect>"##
                     + "\n"
             } else {
                 out +=
-                    ##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="5" fill="\##(fill)" stroke="black" stroke-width="1.5"><title>\##(d.source.rawValue): \##(escape(CinematicInspection.describe(d.target))), \##(d.strength.rawValue)</title></circle>"##
+                    ##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="5" fill="\##(fill)" stroke="black" stroke-width="1.5"><title>\##(d.source.rawValue): \##(escape(d.target.description)), \##(d.strength.rawValue)</title></circle>"##
                     + "\n"
             }
         }

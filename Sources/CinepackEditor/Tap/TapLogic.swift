@@ -70,7 +70,7 @@ public struct TapError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The tap logic editing UIs use (DESIGN §4, spec/retime.md §4). Pure: the caller passes the capture,
+/// The tap logic editing UIs use (spec/retime.md §4). Pure: the caller passes the capture,
 /// the current focus at the frame (from the focus script) and, for point focus, a way to read a frame's
 /// disparity map; the result says what to add to the EDL.
 public enum TapLogic {
@@ -123,16 +123,6 @@ public enum TapLogic {
         return time
     }
 
-    static func describe(_ target: FocusTarget) -> String {
-        switch target {
-        case .none: "nothing"
-        case .detection(let id): id >= firstUserTrackID ? "region \(id)" : "detection \(id)"
-        case .group(let id): "group \(id)"
-        case .fixedDisparity(let d): "a fixed plane at \(d) D"
-        case .point(let x, let y): "point (\(x), \(y))"
-        }
-    }
-
     /// A tap at `point` (normalized, origin top-left) in `frame`, with focus currently on `current` at
     /// `currentStrength` (nil when unknown: treated as weak):
     /// - on a detection focus is not on → weak decision on it;
@@ -162,15 +152,15 @@ public enum TapLogic {
                 let target = FocusTarget.detection(hit.id)
                 return TapResult(
                     action: .focusDetection, decision: UserDecision(time: time, frame: n, target: target, strength: .weak), hit: hit,
-                    message: "focus on \(describe(target)) (weak) at frame \(frame)")
+                    message: "focus on \(target) (weak) at frame \(frame)")
             }
             if currentStrength == .strong {
                 return TapResult(
-                    action: .alreadyLocked, decision: nil, hit: hit, message: "focus is already locked on \(describe(current))")
+                    action: .alreadyLocked, decision: nil, hit: hit, message: "focus is already locked on \(current)")
             }
             return TapResult(
                 action: .lockFocus, decision: UserDecision(time: time, frame: n, target: current, strength: .strong), hit: hit,
-                message: "lock focus on \(describe(current)) (strong) at frame \(frame)")
+                message: "lock focus on \(current) (strong) at frame \(frame)")
         }
         if let disparityMaps {
             guard let id = nextTrackID(after: userTracks) else { throw TapError("no user track id is left (spec/edl.md §6)") }
@@ -189,7 +179,7 @@ public enum TapLogic {
         let target = FocusTarget.point(x: point.x, y: point.y)
         return TapResult(
             action: .focusPoint, decision: UserDecision(time: time, frame: n, target: target, strength: .weak),
-            message: "focus on \(describe(target)) (weak) at frame \(frame); no depth there to track a region")
+            message: "focus on \(target) (weak) at frame \(frame); no depth there to track a region")
     }
 
     /// A long press at `point` in `frame`: a strong decision on a fixed focus plane at the robust
@@ -209,6 +199,6 @@ public enum TapLogic {
         let target = FocusTarget.fixedDisparity(max(0, d))
         return TapResult(
             action: .fixedFocus, decision: UserDecision(time: time, frame: Int64(frame), target: target, strength: .strong),
-            message: "fix focus on \(describe(target)) (strong) at frame \(frame)")
+            message: "fix focus on \(target) (strong) at frame \(frame)")
     }
 }

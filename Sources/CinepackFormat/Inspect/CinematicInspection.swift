@@ -134,7 +134,7 @@ public enum CinematicInspection {
                     out.object(key: nil, label: text, oneLine: true) { out in
                         out.field("frame", .int(frame), label: "", text: nil)
                         out.field("seconds", t, label: "", text: nil)
-                        out.field("target", .string(describe(d.target)), label: "target")
+                        out.field("target", .string(d.target.description), label: "target")
                         out.field("strong", .bool(d.isStrong), label: "strength", text: d.isStrong ? "strong" : "weak")
                     }
                 }
@@ -155,13 +155,4 @@ public enum CinematicInspection {
         }
     }
 
-    public static func describe(_ target: FocusTarget) -> String {
-        switch target {
-        case .none: "none"
-        case .detection(let id): "detection \(id)"
-        case .group(let id): "group \(id)"
-        case .fixedDisparity(let d): "fixed \(d) D"
-        case .point(let x, let y): "point \(x),\(y)"
-        }
-    }
 }

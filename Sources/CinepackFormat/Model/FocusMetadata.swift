@@ -9,6 +9,26 @@ public enum FocusTarget: Sendable, Equatable, Codable {
     case point(x: Float, y: Float)
 }
 
+/// The one wording of a focus target for people: `detection 4`, `group 2`, `fixed plane 0.8 D`,
+/// `point (0.5, 0.4)`, `none` (values as the shortest decimal that reads back to the same Float).
+extension FocusTarget: CustomStringConvertible {
+    /// The shortest decimal that reads back to `v`, without a trailing `.0`.
+    package static func text(_ v: Float) -> String {
+        let s = "\(v)"
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .detection(let id): "detection \(id)"
+        case .group(let id): "group \(id)"
+        case .fixedDisparity(let d): "fixed plane \(Self.text(d)) D"
+        case .point(let x, let y): "point (\(Self.text(x)), \(Self.text(y)))"
+        }
+    }
+}
+
 /// The captured focus state in one frame.
 public struct FocusState: Sendable, Equatable, Codable {
     public var target: FocusTarget

@@ -5,8 +5,8 @@ import CinepackTime
 /// access to each frame's picture, disparity and metadata, and the movie parameters.
 public struct CinematicMovie: Sendable {
     public let path: String
-    public let movie: Movie
-    public let source: any ByteSource
+    package let movie: Movie
+    package let source: any ByteSource
     public let video: Track
     public let disparity: Track?
     public let metadata: Track?

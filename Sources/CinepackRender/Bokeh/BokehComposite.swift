@@ -182,7 +182,6 @@ extension BokehEngine {
             // Coarse levels each field reads in this tile.
             let farLevels = levelRange(stats.minFar, stats.maxFar)
             let fillLevels = levelRange(max(stats.minNear, 0.5), max(stats.maxNear, 0.5), present: stats.maxNear >= 0)
-            let span = x1t - x0t
             // Horizontal pass of the separable upsampling: every coarse row under the tile,
             // interpolated to the tile's columns (SoA), for each level and field read here.
             var entries = 0

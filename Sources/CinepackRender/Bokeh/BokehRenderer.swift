@@ -529,7 +529,6 @@ final class BokehEngine: @unchecked Sendable {
         let pic = Shared(UnsafeMutablePointer(mutating: picture))
         let disp = Shared(UnsafeMutablePointer(mutating: disparity))
         let radius = self.radius
-        let schedule = self.schedule
         let planes = level.planes
         let mask = Shared(level.mask)
         let active = Shared(level.active)
