@@ -9,7 +9,7 @@ struct RenderCommand: ParsableCommand {
         abstract: "Bake the bokeh: a normal movie (or one still) with the focus and aperture of the EDL.",
         discussion: """
             Frame by frame, the focus follows the focus script (captured and user decisions, spec/focus.md), the \
-            blur follows the lens model (DESIGN §3) at the EDL's f-number, and the program follows the EDL's trims \
+            blur follows the lens model (spec/render.md §1) at the EDL's f-number, and the program follows the EDL's trims \
             and speed changes. The output is an ordinary movie that can no longer be refocused. Memory stays \
             bounded whatever the clip length. Audio is carried through when the program has no trims or speed \
             changes.

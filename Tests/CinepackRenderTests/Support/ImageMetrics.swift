@@ -1,7 +1,7 @@
 import CinepackRender
 import Foundation
 
-/// Image comparison in sRGB 8-bit space (what a viewer sees; REFERENCES "Bokeh": evaluate in sRGB,
+/// Image comparison in sRGB 8-bit space (what a viewer sees; evaluated in sRGB,
 /// overall and on bands around depth edges).
 enum ImageMetrics {
     /// The picture as 8-bit sRGB codes (rounded to nearest), interleaved RGB, as Floats 0…255.
