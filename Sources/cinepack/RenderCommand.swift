@@ -19,6 +19,10 @@ struct RenderCommand: ParsableCommand {
             through ffmpeg the same way. Decoding the next frame and writing the previous one overlap the \
             render of the current one.
 
+            --overlay draws a focus aid over stills and movies: peaking (sharp edges inside the depth of field in \
+            green), disparity (the depth used, in false colour: near warm, far cool) or matte (near field red, in \
+            focus green, far field blue).
+
             --quality export (default) renders every blur circle from the full-resolution picture; preview \
             renders from a quarter of the width and height (several times faster; blur circles under a few \
             pixels come out softer) and keeps in-focus pixels exact.
@@ -27,6 +31,7 @@ struct RenderCommand: ParsableCommand {
               cinepack render clip.mov -o out.mov
               cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
+              cinepack render clip.mov --at 2.5s -o check.png --overlay peaking
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
@@ -37,12 +42,16 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
     @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
     func validate() throws {
         guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
         guard ["png", "h264", "hevc"].contains(codec) else { throw ValidationError("--codec must be png, h264 or hevc") }
+        if let overlay, FocusOverlay(rawValue: overlay) == nil {
+            throw ValidationError("--overlay must be peaking, disparity or matte (got \(overlay))")
+        }
         if let fNumber, !(fNumber.isFinite && fNumber > 0) { throw ValidationError("--f-number must be > 0 (got \(fNumber))") }
         if let focalLength, !(focalLength.isFinite && focalLength > 0) { throw ValidationError("--focal-length must be > 0") }
         if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
@@ -54,7 +63,11 @@ struct RenderCommand: ParsableCommand {
         FrameLoopMemory.keepFreedMemory()
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
-        let plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
+        let plan = try RenderPlan(
+            edits: edits,
+            options: .init(
+                fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
+                overlay: overlay.flatMap(FocusOverlay.init(rawValue:))))
         let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
         let movie = edits.movie
         let builtIn = movie.video.codec == "png " || movie.video.codec == "raw "
