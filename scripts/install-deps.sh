@@ -8,7 +8,7 @@ if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    pkg-config libxml2-dev zlib1g-dev \
+    pkg-config libxml2-dev zlib1g-dev libdeflate-dev \
     ffmpeg libimage-exiftool-perl mediainfo libxml2-utils python3-pip >/dev/null
 python3 -m pip install --quiet --disable-pip-version-check opentimelineio numpy 2>/dev/null \
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages opentimelineio numpy
