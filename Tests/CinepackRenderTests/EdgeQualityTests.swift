@@ -23,12 +23,14 @@ struct EdgeEvaluation: Sendable {
             ? QualityScores(
                 ReferenceRenderer(samples: ReferenceScenes.referenceSamples).render(
                     scene.layers.withHiddenContentGuessed(), focusDisparity: scene.focus[frame], lens: scene.lens),
-                reference: reference, band: band) : nil
-        full = QualityScores(scene.production(frame: frame), reference: reference, band: band)
+                reference: reference, band: band, ssim: false) : nil
+        full = QualityScores(scene.production(frame: frame), reference: reference, band: band, ssim: false)
         point = QualityScores(
-            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .point)), reference: reference, band: band)
+            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .point)), reference: reference, band: band,
+            ssim: false)
         area = QualityScores(
-            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .area)), reference: reference, band: band)
+            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .area)), reference: reference, band: band,
+            ssim: false)
     }
 }
 
