@@ -26,11 +26,14 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
+            name: "CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+        .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
 
         .target(name: "CinepackTime"),
-        .target(name: "CinepackCompression", dependencies: ["CZlib"]),
+        .target(name: "CinepackCompression", dependencies: ["CZlib", "CLibDeflate"]),
         .target(name: "CinepackContainer", dependencies: ["CinepackTime", "CinepackCompression"]),
         .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
         .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),

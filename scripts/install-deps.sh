@@ -9,7 +9,7 @@ if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    pkg-config libxml2-dev zlib1g-dev \
+    pkg-config libxml2-dev zlib1g-dev libdeflate-dev \
     ffmpeg libimage-exiftool-perl mediainfo libxml2-utils python3-pip \
     slurm-wlm munge python3-yaml >/dev/null
 python3 -m pip install --quiet --disable-pip-version-check opentimelineio numpy pyyaml openjd-model 2>/dev/null \

@@ -15,8 +15,10 @@ import CinepackFormat
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
 public enum DisparityUpsampler {
-    /// Regularisation of the guided filter, in (√linear)² units.
-    static let epsilon: Float = 1e-4
+    /// Regularisation of the guided filter, in (√linear)² units: small, so that a colour edge
+    /// inside a window still carries the disparity step across it (thin structures, textured
+    /// surfaces on both sides of an edge); the clamp below keeps the result inside the map's range.
+    static let epsilon: Float = 1e-5
     /// Weight of a filled (invalid) map value relative to a valid one.
     static let filledWeight: Float = 0.02
     /// Fraction of a cell's width and height whose picture average guides it (the whole cell

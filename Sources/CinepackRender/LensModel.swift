@@ -1,4 +1,4 @@
-/// The lens model (DESIGN §3, a contract outside tests rely on): the blur-circle diameter in
+/// The lens model (spec/render.md §1, a contract outside tests rely on): the blur-circle diameter in
 /// output pixels of a pixel at disparity `d` when focus is at `d_f`, for f-number `N`,
 /// 35 mm-equivalent focal length `F` (metres) and output width `W` (pixels):
 ///

@@ -19,16 +19,22 @@ public struct RenderPlan: Sendable {
     private let capturedFNumbers: [Float?]
     /// Program frames to render, in order.
     public private(set) var outputFrames: Range<Int64>
+    public let overlay: FocusOverlay?
 
     public struct Options: Sendable {
         public var fNumber: Float?
         public var focalLength35mm: Float?
         /// Program time range; nil = the whole program.
         public var range: TimeRangeExpression?
-        public init(fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil) {
+        /// A focus aid drawn over every rendered frame; nil = none.
+        public var overlay: FocusOverlay?
+        public init(
+            fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil, overlay: FocusOverlay? = nil
+        ) {
             self.fNumber = fNumber
             self.focalLength35mm = focalLength35mm
             self.range = range
+            self.overlay = overlay
         }
     }
 
@@ -52,6 +58,7 @@ public struct RenderPlan: Sendable {
         }
         let focal = options.focalLength35mm ?? p.focalLength35mm
         guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }
+        overlay = options.overlay
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
@@ -125,8 +132,16 @@ public struct RenderPlan: Sendable {
     /// the next frame meanwhile).
     public func render(picture: PixelImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         let linear = SRGB.linear(picture)
-        let out = renderer.render(
-            picture: linear, disparity: map, focusDisparity: focusDisparity(sourceFrame: n), lens: lens(sourceFrame: n))
-        return SRGB.picture(out)
+        let focus = focusDisparity(sourceFrame: n)
+        let frameLens = lens(sourceFrame: n)
+        let out = SRGB.picture(renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens))
+        guard let overlay else { return out }
+        let full =
+            map.width == linear.width && map.height == linear.height
+            ? DisparityUpsampler.filled(map.values, width: map.width, height: map.height)
+            : DisparityUpsampler.upsample(map, guide: linear)
+        let valid = map.values.filter(\.isFinite)
+        let range = movie.quantization ?? DisparityQuantization(minimum: valid.min() ?? 0, maximum: valid.max() ?? 1)
+        return overlay.draw(on: out, disparity: full, focus: focus, lens: frameLens, range: range)
     }
 }

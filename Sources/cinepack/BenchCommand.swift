@@ -19,16 +19,23 @@ struct BenchCommand: ParsableCommand {
                 each size and quality, after one warm-up frame, and times ffmpeg's gblur=sigma=8 on the same \
                 frames piped as raw RGB (ffmpeg's own start-up is measured once and subtracted). Reports the \
                 median per-frame time, the ratio to gblur, and the process's peak memory.
+
+                Then the whole process: a demo clip of --clip-seconds at the largest size is written, and \
+                `cinepack render CLIP -o OUT.mov` (PNG frames in, PNG frames out) is timed against \
+                `ffmpeg -i CLIP -map 0:v:0 -vf gblur=sigma=8 -c:v png OUT.mov` (decode, blur, encode), wall time, \
+                median of three runs each, export and preview. --clip-seconds 0 skips it.
                 Example: cinepack bench render --frames 10
                 """)
 
         @Option(help: "Frames per measurement.") var frames: Int = 8
         @Option(help: "Sizes to measure, e.g. 1280x720,1920x1080.") var sizes: String = "1280x720,1920x1080"
         @Option(help: "Qualities to measure: preview, export or both, comma-separated.") var quality: String = "preview,export"
+        @Option(help: "Seconds of demo clip for the whole-process comparison (0 skips it).") var clipSeconds: Double = 2
         @Flag(help: "Print the results as JSON.") var json = false
 
         func validate() throws {
             guard (1...1000).contains(frames) else { throw ValidationError("--frames must be 1…1000 (got \(frames))") }
+            guard clipSeconds >= 0 && clipSeconds <= 60 else { throw ValidationError("--clip-seconds must be 0…60 (got \(clipSeconds))") }
         }
 
         func run() throws {
@@ -73,6 +80,10 @@ struct BenchCommand: ParsableCommand {
                     }
                 }
             }
+            var whole: [(String, InspectValue)] = []
+            if clipSeconds > 0, let largest = sizes.split(separator: ",").last {
+                whole = try wholeProcess(size: String(largest), qualities: qualities)
+            }
             var usage = rusage()
             #if os(Linux)
                 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
@@ -81,10 +92,68 @@ struct BenchCommand: ParsableCommand {
             #endif
             let peakMiB = Double(usage.ru_maxrss) / 1024
             if json {
-                print(JSONText.encode(.object([("results", .list(rows)), ("peak_memory_mib", .double(peakMiB))]), pretty: true))
+                print(
+                    JSONText.encode(
+                        .object([("results", .list(rows)), ("whole_process", .object(whole)), ("peak_memory_mib", .double(peakMiB))]),
+                        pretty: true))
             } else {
                 print(String(format: "peak memory %.0f MiB", peakMiB))
             }
+        }
+
+        /// `cinepack render` of a demo clip against ffmpeg decoding, blurring and encoding it as PNG:
+        /// wall times (median of three, runs alternating) and their ratio per quality.
+        func wholeProcess(size: String, qualities: [RenderQuality]) throws -> [(String, InspectValue)] {
+            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinepack-bench-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            func wall(_ tool: String, _ arguments: [String]) throws -> Double {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: tool)
+                process.arguments = arguments
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let start = DispatchTime.now().uptimeNanoseconds
+                try process.run()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else {
+                    throw CLIErrors.failure("bench: \(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+                }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            }
+            let clip = folder + "/clip.mov"
+            _ = try wall(me, ["demo", "-o", clip, "--seconds", String(clipSeconds), "--size", size])
+            let out = folder + "/out.mov"
+            let peer = folder + "/peer.mov"
+            var fields: [(String, InspectValue)] = [("size", .string(size)), ("seconds", .double(clipSeconds))]
+            var peerTimes: [Double] = []
+            var ours: [RenderQuality: [Double]] = [:]
+            for _ in 0..<3 {
+                try? FileManager.default.removeItem(atPath: peer)
+                peerTimes.append(
+                    try wall(ffmpeg, ["-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-vf", "gblur=sigma=8", "-c:v", "png", peer]))
+                for quality in qualities {
+                    try? FileManager.default.removeItem(atPath: out)
+                    ours[quality, default: []].append(try wall(me, ["render", clip, "-o", out, "--quality", quality.rawValue]))
+                }
+            }
+            let peerMedian = peerTimes.sorted()[1]
+            fields.append(("ffmpeg_seconds", .double(peerMedian)))
+            for quality in qualities {
+                let median = ours[quality]!.sorted()[1]
+                fields.append(("\(quality.rawValue)_seconds", .double(median)))
+                fields.append(("\(quality.rawValue)_ratio", .double(median / peerMedian)))
+                if !json {
+                    print(
+                        String(
+                            format:
+                                "whole process, %@ %.1f s clip, %@: cinepack render %.2f s; ffmpeg decode+gblur+encode %.2f s; ratio %.2f×",
+                            size, clipSeconds, quality.rawValue, median, peerMedian, median / peerMedian))
+                }
+            }
+            return fields
         }
 
         /// Median-free total: ffmpeg's wall time for N frames minus its time for one, per frame.

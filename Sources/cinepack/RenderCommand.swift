@@ -9,7 +9,7 @@ struct RenderCommand: ParsableCommand {
         abstract: "Bake the bokeh: a normal movie (or one still) with the focus and aperture of the EDL.",
         discussion: """
             Frame by frame, the focus follows the focus script (captured and user decisions, spec/focus.md), the \
-            blur follows the lens model (DESIGN §3) at the EDL's f-number, and the program follows the EDL's trims \
+            blur follows the lens model (spec/render.md §1) at the EDL's f-number, and the program follows the EDL's trims \
             and speed changes. The output is an ordinary movie that can no longer be refocused. Memory stays \
             bounded whatever the clip length. Audio is carried through when the program has no trims or speed \
             changes.
@@ -19,6 +19,10 @@ struct RenderCommand: ParsableCommand {
             through ffmpeg the same way. Decoding the next frame and writing the previous one overlap the \
             render of the current one.
 
+            --overlay draws a focus aid over stills and movies: peaking (sharp edges inside the depth of field in \
+            green), disparity (the depth used, in false colour: near warm, far cool) or matte (near field red, in \
+            focus green, far field blue).
+
             --quality export (default) renders every blur circle from the full-resolution picture; preview \
             renders from a quarter of the width and height (several times faster; blur circles under a few \
             pixels come out softer) and keeps in-focus pixels exact.
@@ -27,6 +31,7 @@ struct RenderCommand: ParsableCommand {
               cinepack render clip.mov -o out.mov
               cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
+              cinepack render clip.mov --at 2.5s -o check.png --overlay peaking
               cinepack render clip.mov --shard 2/4 -o part-2.mov      # a farm part; join with cinepack concat
 
             --shard K/N renders the K-th of N parts of the program (1-based), --frames A..B the program frames A \
@@ -43,6 +48,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
     @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
     @OptionGroup var overwrite: OverwriteOption
@@ -56,6 +62,9 @@ struct RenderCommand: ParsableCommand {
         }
         if shard != nil && frames != nil { throw ValidationError("--shard and --frames both choose a part: choose one") }
         if at != nil && (shard != nil || frames != nil) { throw ValidationError("--at renders one still, not a part of a movie") }
+        if let overlay, FocusOverlay(rawValue: overlay) == nil {
+            throw ValidationError("--overlay must be peaking, disparity or matte (got \(overlay))")
+        }
         do {
             _ = try shard.map(ShardPlan.parseShard)
             _ = try frames.map(ShardPlan.parseFrames)
@@ -72,7 +81,11 @@ struct RenderCommand: ParsableCommand {
         let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
-        var plan = try RenderPlan(edits: edits, options: .init(fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression))
+        var plan = try RenderPlan(
+            edits: edits,
+            options: .init(
+                fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
+                overlay: overlay.flatMap(FocusOverlay.init(rawValue:))))
         let farm = try FarmRender(edits: edits, plan: plan, codec: FarmCodec.named(codec)!, quality: RenderQuality(rawValue: quality)!)
         let part = try partRecord(farm)
         if let part { plan = plan.restricted(to: part.frames) }

@@ -45,6 +45,38 @@ import Testing
         #expect(onWall > onFace + 2, "background barely changed: \(onWall)")
     }
 
+    @Test func overlayMatteTintsTheStillAndABadOverlayIsRefused() throws {
+        let (dir, path) = try Self.clip()
+        let plain = dir.file("plain.png"), matte = dir.file("matte.png"), bad = dir.file("bad.png")
+        #expect(try CLI.run(["render", path, "--at", "0.2s", "-o", plain]).status == 0)
+        let result = try CLI.run(["render", path, "--at", "0.2s", "-o", matte, "--overlay", "matte"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let a = try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: plain))))
+        let b = try PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: matte))))
+        // Every pixel is half the plain render and half pure red, green or blue.
+        var zones = Set<Int>()
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let plain = (0..<3).map { Float(a.sample(x: x, y: y, channel: $0)) }
+                let tinted = (0..<3).map { Float(b.sample(x: x, y: y, channel: $0)) }
+                func matches(_ zone: Int) -> Bool {
+                    (0..<3).allSatisfy { c -> Bool in
+                        let expected: Float = c == zone ? (plain[c] + 255) / 2 : plain[c] / 2
+                        return abs(tinted[c] - expected) <= 0.5
+                    }
+                }
+                let zone = (0..<3).first(where: matches)
+                #expect(zone != nil, "pixel \(x),\(y): \(plain) → \(tinted)")
+                if let zone { zones.insert(zone) }
+                if zone == nil { return }
+            }
+        }
+        #expect(zones.count >= 2, "the demo has sharp and blurred zones: \(zones)")
+        let refused = try CLI.run(["render", path, "--at", "0.2s", "-o", bad, "--overlay", "zebra"])
+        #expect(refused.status != 0 && refused.stderr.contains("--overlay must be peaking, disparity or matte"))
+        #expect(!FileManager.default.fileExists(atPath: bad))
+    }
+
     @Test func movieIsAPlainMovieWithEveryFrame() throws {
         let (dir, path) = try Self.clip()
         let out = dir.file("out.mov")

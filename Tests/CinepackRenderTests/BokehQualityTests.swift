@@ -56,7 +56,7 @@ let bokehEvaluations: [BokehEvaluation] = ReferenceScenes.all.flatMap { scene in
     return frames.map { BokehEvaluation(scene, frame: $0) }
 }
 
-/// Bokeh quality against the ray-traced reference (DESIGN §5, REFERENCES "Bokeh"): PSNR/SSIM in sRGB
+/// Bokeh quality against the ray-traced reference (spec/render.md §1.3): PSNR/SSIM in sRGB
 /// 8-bit, overall and on the depth-edge bands (within 3 px of a depth discontinuity), temporal
 /// stability, and in-focus pixels left alone.
 @Suite struct BokehQualityTests {

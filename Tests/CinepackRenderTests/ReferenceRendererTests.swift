@@ -2,7 +2,7 @@ import CinepackRender
 import Foundation
 import Testing
 
-/// The reference renderer itself: the geometry it is derived from (DESIGN §3 lens model), occlusion
+/// The reference renderer itself: the geometry it is derived from (spec/render.md §1 lens model), occlusion
 /// at depth edges, energy, and (on request) its convergence in aperture samples.
 @Suite struct ReferenceRendererTests {
     static let lens = LensModel(focalLength35mm: 50, fNumber: 1.4, width: 64)

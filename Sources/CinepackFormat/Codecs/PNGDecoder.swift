@@ -329,15 +329,23 @@ public enum PNGDecoder {
         let expected = passes.last.map { $0.start + $0.rows * ($0.rowBytes + 1) } ?? 0
 
         var raw: [UInt8]
-        do {
-            // Never hint more capacity than the compressed data could possibly produce (deflate
-            // cannot exceed 1032:1), so a tiny file claiming a huge image reserves little.
-            let hint = idat.count >= expected / 1032 ? expected : idat.count * 1032 + 1024
-            raw = try Zlib.inflate(idat, limit: expected, expectedSize: hint)
-        } catch let error as CompressionError where error == .tooLarge(limit: expected) {
-            throw .imageDataSize(offset: idatOffset, expected: expected, actual: "more than \(expected)")
-        } catch {
-            throw .compression(offset: idatOffset, "is corrupt: \(error)")
+        // Deflate cannot exceed 1032:1: data that could produce the whole image is inflated in
+        // one call (libdeflate) into a buffer of exactly its size; anything else, and any failure,
+        // goes through zlib's bounded streaming inflate, which says what is wrong.
+        let plausible = idat.count >= expected / 1032
+        if plausible, let whole = idat.withUnsafeBytes({ WholeBufferDeflate.inflate($0, size: expected) }) {
+            raw = whole
+        } else {
+            do {
+                // Never hint more capacity than the compressed data could possibly produce, so a
+                // tiny file claiming a huge image reserves little.
+                let hint = plausible ? expected : idat.count * 1032 + 1024
+                raw = try Zlib.inflate(idat, limit: expected, expectedSize: hint)
+            } catch let error as CompressionError where error == .tooLarge(limit: expected) {
+                throw .imageDataSize(offset: idatOffset, expected: expected, actual: "more than \(expected)")
+            } catch {
+                throw .compression(offset: idatOffset, "is corrupt: \(error)")
+            }
         }
         guard raw.count == expected else {
             throw .imageDataSize(offset: idatOffset, expected: expected, actual: "\(raw.count)")

@@ -34,10 +34,14 @@ public enum PNGEncoder {
 
         let filtered = filterImage(image, rowBytes: rowBytes, bpp: bpp, size: filteredSize, strategy: filter)
         let compressed: [UInt8]
-        do {
-            compressed = try Zlib.deflate(filtered, level: compressionLevel)
-        } catch {
-            throw PNGError(.compression, "PNG encode: zlib deflate failed: \(error)")
+        if let whole = filtered.withUnsafeBytes({ WholeBufferDeflate.deflate($0, level: compressionLevel) }) {
+            compressed = whole  // one call over the whole buffer: libdeflate
+        } else {
+            do {
+                compressed = try Zlib.deflate(filtered, level: compressionLevel)
+            } catch {
+                throw PNGError(.compression, "PNG encode: zlib deflate failed: \(error)")
+            }
         }
 
         var out: [UInt8] = []

@@ -9,9 +9,9 @@ public enum RenderQuality: String, Sendable, CaseIterable {
     case preview, export
 }
 
-/// Bakes depth of field into a picture (DESIGN §5).
+/// Bakes depth of field into a picture (spec/render.md).
 ///
-/// The blur circle of every pixel comes from the lens model (§3), signed: negative in front of the
+/// The blur circle of every pixel comes from the lens model (spec/render.md §1), signed: negative in front of the
 /// focus plane (the near field), positive behind it (the far field). The two fields are rendered
 /// separately and composited near over far:
 ///

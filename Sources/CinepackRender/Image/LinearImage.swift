@@ -1,7 +1,7 @@
 import CinepackFormat
 
 /// An RGB picture in linear light, 32-bit float per channel, interleaved (r, g, b), row-major.
-/// The renderer works in linear light so highlights keep their energy (DESIGN §5).
+/// The renderer works in linear light so highlights keep their energy (spec/render.md §1.2).
 public struct LinearImage: Sendable, Equatable {
     public let width: Int
     public let height: Int

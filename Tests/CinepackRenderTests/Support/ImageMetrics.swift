@@ -1,7 +1,7 @@
 import CinepackRender
 import Foundation
 
-/// Image comparison in sRGB 8-bit space (what a viewer sees; REFERENCES "Bokeh": evaluate in sRGB,
+/// Image comparison in sRGB 8-bit space (what a viewer sees; evaluated in sRGB,
 /// overall and on bands around depth edges).
 enum ImageMetrics {
     /// The picture as 8-bit sRGB codes (rounded to nearest), interleaved RGB, as Floats 0…255.
@@ -140,10 +140,15 @@ struct QualityScores: Sendable {
     var ssim: Double
     var ssimEdge: Double
 
-    init(_ image: LinearImage, reference: LinearImage, band: [Bool]) {
+    /// `ssim: false` leaves SSIM out (NaN): it costs far more than PSNR in debug builds.
+    init(_ image: LinearImage, reference: LinearImage, band: [Bool], ssim withSSIM: Bool = true) {
         let a = ImageMetrics.srgb8(image), b = ImageMetrics.srgb8(reference)
         psnr = ImageMetrics.psnr(a, b)
         psnrEdge = ImageMetrics.psnr(a, b, mask: band)
+        guard withSSIM else {
+            (ssim, ssimEdge) = (.nan, .nan)
+            return
+        }
         let map = ImageMetrics.ssimMap(a, b, width: image.width, height: image.height)
         ssim = ImageMetrics.mean(map)
         ssimEdge = ImageMetrics.mean(map, mask: band)

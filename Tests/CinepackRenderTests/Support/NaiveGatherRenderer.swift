@@ -5,7 +5,7 @@ import Foundation
 /// average of its neighbourhood (linear light), the Gaussian's size set by the pixel's *own* blur
 /// circle (σ = c/4, the standard deviation per axis of a uniform disk of diameter c), and every
 /// neighbour weighted only by distance. It ignores which neighbours are in front, so it shows the
-/// failure modes REFERENCES "Bokeh" lists: a sharp foreground bleeds into the blurred background
+/// well-known failure modes: a sharp foreground bleeds into the blurred background
 /// around it (halos), and a blurred foreground cannot spill over a sharp subject (its hard edge stays).
 struct NaiveGatherRenderer: Sendable {
     func render(picture: LinearImage, disparity: [Float], focusDisparity df: Float, lens: LensModel) -> LinearImage {

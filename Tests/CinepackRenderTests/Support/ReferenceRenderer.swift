@@ -1,7 +1,7 @@
 import CinepackRender
 import Foundation
 
-// The ground truth of the bokeh quality tests (DESIGN §5, REFERENCES "Bokeh"): a slow, exact thin-lens
+// The ground truth of the bokeh quality tests (spec/render.md §1.3): a slow, exact thin-lens
 // renderer over known scene layers, ray-traced through the aperture and composited front to back.
 //
 // Coordinates. All images share one continuous pixel coordinate system: pixel (i, j) covers

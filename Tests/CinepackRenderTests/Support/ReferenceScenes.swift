@@ -1,3 +1,4 @@
+import CinepackFormat
 import CinepackRender
 import Foundation
 
@@ -41,6 +42,45 @@ struct ReferenceScene: Sendable {
         NaiveGatherRenderer().render(picture: picture, disparity: disparity, focusDisparity: focus[frame], lens: lens)
     }
 
+    /// How a low-resolution disparity map is made from the full-resolution one.
+    enum Downsampling: String, Sendable, CaseIterable {
+        /// The value at the pixel nearest each cell's centre (a depth sensor's sample).
+        case point
+        /// The mean over each cell (a depth model's or a phone's soft map).
+        case area
+    }
+
+    /// The disparity at 1/`factor` of the picture's size (cells of `factor × factor` pixels).
+    func disparity(downsampledBy factor: Int, _ sampling: Downsampling) -> DisparityMap {
+        let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
+        var values = [Float](repeating: 0, count: w * h)
+        for j in 0..<h {
+            for i in 0..<w {
+                switch sampling {
+                case .point:
+                    let x = min(width - 1, i * factor + factor / 2), y = min(height - 1, j * factor + factor / 2)
+                    values[j * w + i] = disparity[y * width + x]
+                case .area:
+                    var sum: Float = 0, count: Float = 0
+                    for y in (j * factor)..<min(height, (j + 1) * factor) {
+                        for x in (i * factor)..<min(width, (i + 1) * factor) {
+                            sum += disparity[y * width + x]
+                            count += 1
+                        }
+                    }
+                    values[j * w + i] = sum / count
+                }
+            }
+        }
+        return DisparityMap(width: w, height: h, values: values)
+    }
+
+    /// The production renderer at export quality from a disparity map of any size (upsampled by
+    /// the renderer, guided by the picture).
+    func production(frame: Int = 0, disparity map: DisparityMap) -> LinearImage {
+        BokehRenderer(quality: .export).render(picture: picture, disparity: map, focusDisparity: focus[frame], lens: lens)
+    }
+
     /// The production renderer at export quality at `frame`.
     func production(frame: Int = 0, quality: RenderQuality = .export) -> LinearImage {
         BokehRenderer(quality: quality).render(
@@ -48,7 +88,7 @@ struct ReferenceScene: Sendable {
     }
 }
 
-/// The six scenes of DESIGN §5 / REFERENCES "Bokeh" (user-visible failure modes), all 160×120 seen
+/// The six scenes of user-visible failure modes, all 160×120 seen
 /// through a 50 mm-equivalent lens at f/1.4 (so the lens model gives about 8–8.6 px of blur-circle
 /// diameter per diopter at this width): blur circles of 5–12.5 px, like 60–150 px at 1920 wide.
 enum ReferenceScenes {
@@ -69,7 +109,17 @@ enum ReferenceScenes {
         subjectBeforeBackground(), nearOccluder(), thinStructures(), recedingFloor(), pointHighlights(), rackFocus(),
     ]
 
-    static func named(_ name: String) -> ReferenceScene { all.first { $0.name == name }! }
+    static func named(_ name: String) -> ReferenceScene { (all + edges).first { $0.name == name }! }
+
+    /// Near-field blur radii (px) of the silhouette scenes: the common case on phone lenses.
+    static let nearRadii: [Float] = [3, 6, 10, 15]
+
+    /// The edge scenes: a saturated striped foreground blurred to each radius of `nearRadii` over a
+    /// sharp, high-contrast brick wall, and hair-like lines in focus before a blurred wall.
+    static let edges: [ReferenceScene] = nearRadii.map(stripesOverBricks) + [wires()]
+
+    /// Focus of the silhouette scenes: the brick wall, 2 m away.
+    static let wallDisparity: Float = 0.5
 
     // MARK: Scenes
 
@@ -131,20 +181,15 @@ enum ReferenceScenes {
             name: "hair", depth: .plane(1.2),
             texture: RGBATexture(width: width, height: height) { x, y in
                 // Strands over each other (premultiplied "over"), then the head at the bottom.
-                var premultiplied = SIMD3<Float>(repeating: 0)
-                var alpha: Float = 0
+                var over = Procedural.Over()
                 for strand in strands where y > 4 {
                     let centre = strand.x0 + strand.amplitude * sin(2 * Float.pi * y / strand.period + strand.phase)
                     let slope = strand.amplitude * 2 * Float.pi / strand.period * cos(2 * Float.pi * y / strand.period + strand.phase)
                     let distance = abs(x - centre) / (1 + slope * slope).squareRoot()
-                    let a = Shape.coverage(distance - strand.halfWidth)
-                    premultiplied += (1 - alpha) * a * strand.colour
-                    alpha += (1 - alpha) * a
+                    over.add(Shape.coverage(distance - strand.halfWidth), strand.colour)
                 }
-                let head = Shape.coverage(Shape.ellipse(x, y, cx: 80, cy: 138, rx: 50, ry: 36))
-                premultiplied += (1 - alpha) * head * SIMD3(0.45, 0.30, 0.20)
-                alpha += (1 - alpha) * head
-                return (alpha > 0 ? premultiplied / alpha : premultiplied, alpha)
+                over.add(Shape.coverage(Shape.ellipse(x, y, cx: 80, cy: 138, rx: 50, ry: 36)), SIMD3(0.45, 0.30, 0.20))
+                return over.straight
             })
         return ReferenceScene(
             name: "hair", summary: "1–2 px strands (1.2 D, in focus) against a far background (0.05 D)",
@@ -213,6 +258,60 @@ enum ReferenceScenes {
             layers: LayeredScene(width: width, height: height, layers: [subject, background]), lens: lens, focus: [1.5])
     }
 
+    /// A saturated striped figure (head and shoulders, red and blue 3 px stripes) in front of a
+    /// high-contrast brick wall in focus: the figure's disparity puts its blur-circle radius at
+    /// `radius` px, so its silhouette must spread softly over the sharp bricks by that much.
+    static func stripesOverBricks(radius: Float) -> ReferenceScene {
+        let df = wallDisparity
+        let near = df + 2 * radius / lens.scale(focusDisparity: df)
+        let wall = SceneLayer(name: "wall", depth: .plane(df), texture: Texture.bricks(seed: 71, highContrast: true))
+        let figure = SceneLayer(
+            name: "figure", depth: .plane(near),
+            texture: RGBATexture(width: width, height: height) { x, y in
+                let distance = Shape.union(
+                    Shape.ellipse(x, y, cx: 62, cy: 42, rx: 17, ry: 21), Shape.roundedBox(x, y, x0: 26, y0: 70, x1: 98, y1: 150, r: 18))
+                let stripe = (x + 0.4 * y).truncatingRemainder(dividingBy: 6) < 3
+                let colour: SIMD3<Float> = stripe ? [0.85, 0.03, 0.02] : [0.02, 0.06, 0.80]
+                return (colour * (0.85 + 0.3 * Noise.value(x, y, cell: 3, seed: 72)), Shape.coverage(distance))
+            })
+        return ReferenceScene(
+            name: "stripes-r\(Int(radius))",
+            summary: "striped figure (\(String(format: "%.2f", near)) D, \(Int(radius)) px blur radius) over sharp bricks (\(df) D)",
+            layers: LayeredScene(width: width, height: height, layers: [figure, wall]), lens: lens, focus: [df])
+    }
+
+    /// Hair-like lines: 1–2 px wires and strands (1.0 D, in focus), bright and dark, some nearly
+    /// horizontal, some crossing, before a high-contrast brick wall far behind (0.1 D).
+    static func wires() -> ReferenceScene {
+        let wall = SceneLayer(name: "wall", depth: .plane(0.1), texture: Texture.bricks(seed: 81, highContrast: true))
+        var lines: [(ax: Float, ay: Float, bx: Float, by: Float, halfWidth: Float, colour: SIMD3<Float>)] = []
+        var rng = Hash(seed: 82)
+        for k in 0..<9 {
+            let ax = rng.next() * 160, bx = rng.next() * 160
+            let ay = k % 3 == 0 ? rng.next() * 120 : -5, by = k % 3 == 0 ? rng.next() * 120 : 125
+            lines.append(
+                (
+                    ax: ax, ay: ay, bx: bx, by: by, halfWidth: k % 2 == 0 ? 0.5 : 0.9,
+                    colour: k % 3 == 1 ? [0.04, 0.03, 0.03] : [0.90, 0.85, 0.70]
+                ))
+        }
+        let subject = SceneLayer(
+            name: "wires", depth: .plane(1.0),
+            texture: RGBATexture(width: width, height: height) { x, y in
+                var over = Procedural.Over()
+                for line in lines {
+                    over.add(
+                        Shape.coverage(Shape.segment(x, y, ax: line.ax, ay: line.ay, bx: line.bx, by: line.by, halfWidth: line.halfWidth)),
+                        line.colour)
+                }
+                over.add(Shape.coverage(Shape.roundedBox(x, y, x0: 118, y0: 20, x1: 134, y1: 130, r: 2)), SIMD3(0.30, 0.32, 0.36))
+                return over.straight
+            })
+        return ReferenceScene(
+            name: "wires", summary: "1–2 px wires and strands (1.0 D, in focus) before high-contrast bricks (0.1 D)",
+            layers: LayeredScene(width: width, height: height, layers: [subject, wall]), lens: lens, focus: [1.0])
+    }
+
     /// A 30-frame rack focus from the subject (1.5 D) to the background (0.1 D), linear in disparity,
     /// with an object in between (0.6 D).
     static func rackFocus() -> ReferenceScene {
@@ -249,6 +348,19 @@ enum Procedural {
             state &+= 0x9E37_79B9_7F4A_7C15
             return Noise.unit(state)
         }
+    }
+
+    /// Coverages composited front to back ("over", premultiplied), read back as straight colour.
+    struct Over {
+        var premultiplied = SIMD3<Float>(repeating: 0)
+        var alpha: Float = 0
+
+        mutating func add(_ coverage: Float, _ colour: SIMD3<Float>) {
+            premultiplied += (1 - alpha) * coverage * colour
+            alpha += (1 - alpha) * coverage
+        }
+
+        var straight: (rgb: SIMD3<Float>, alpha: Float) { (alpha > 0 ? premultiplied / alpha : premultiplied, alpha) }
     }
 
     enum Noise {
@@ -336,17 +448,22 @@ enum Procedural {
             }
         }
 
-        /// Bricks 14 × 6 px with 1 px mortar, each brick its own shade.
-        static func bricks(seed: UInt64) -> RGBATexture {
-            RGBATexture(width: ReferenceScenes.width, height: ReferenceScenes.height) { x, y in
+        /// Bricks 14 × 6 px with 1 px mortar, each brick its own shade; `highContrast`: 1.5 px
+        /// near-white mortar and dark to bright bricks.
+        static func bricks(seed: UInt64, highContrast: Bool = false) -> RGBATexture {
+            let joint: Float = highContrast ? 1.5 : 1
+            let mortarColour: SIMD3<Float> = highContrast ? [0.85, 0.84, 0.80] : [0.55, 0.55, 0.52]
+            let brickColour: SIMD3<Float> = highContrast ? [0.55, 0.20, 0.10] : [0.45, 0.16, 0.09]
+            let (darkest, grainSpan): (Float, Float) = highContrast ? (0.15, 0.4) : (0.6, 0.3)
+            return RGBATexture(width: ReferenceScenes.width, height: ReferenceScenes.height) { x, y in
                 let row = Int(y / 6)
                 let shifted = x + (row & 1 == 0 ? 0 : 7)
                 let column = Int(shifted / 14)
-                let mortar = y.truncatingRemainder(dividingBy: 6) < 1 || shifted.truncatingRemainder(dividingBy: 14) < 1
-                if mortar { return ([0.55, 0.55, 0.52], 1) }
-                let shade = 0.6 + 0.4 * Noise.lattice(column, row, seed: seed)
-                let grain = 0.85 + 0.3 * Noise.value(x, y, cell: 2, seed: seed + 1)
-                return (SIMD3<Float>(0.45, 0.16, 0.09) * shade * grain, 1)
+                let mortar = y.truncatingRemainder(dividingBy: 6) < joint || shifted.truncatingRemainder(dividingBy: 14) < joint
+                if mortar { return (mortarColour, 1) }
+                let shade = darkest + (1 - darkest) * Noise.lattice(column, row, seed: seed)
+                let grain = 1 - grainSpan / 2 + grainSpan * Noise.value(x, y, cell: 2, seed: seed + 1)
+                return (brickColour * shade * grain, 1)
             }
         }
 

@@ -1,0 +1,140 @@
+import CinepackFormat
+import CinepackRender
+import Foundation
+import Testing
+
+/// One still scene rendered from its full-resolution disparity and from disparity at 1/4 size
+/// (point-sampled and area-averaged), scored against the ray-traced reference.
+struct EdgeEvaluation: Sendable {
+    let label: String
+    let full: QualityScores
+    let point: QualityScores
+    let area: QualityScores
+    /// The reference of the scene with its hidden content (behind nearer layers in the picture)
+    /// guessed smoothly, against the true one: what even an exact renderer loses to content no
+    /// picture shows (nil when not measured).
+    let knowable: QualityScores?
+
+    init(_ scene: ReferenceScene, frame: Int, reference: LinearImage, measureKnowable: Bool = false) {
+        label = scene.focus.count > 1 ? "\(scene.name)@\(frame)" : scene.name
+        let band = ImageMetrics.edgeBand(disparity: scene.disparity, width: scene.width, height: scene.height)
+        knowable =
+            measureKnowable
+            ? QualityScores(
+                ReferenceRenderer(samples: ReferenceScenes.referenceSamples).render(
+                    scene.layers.withHiddenContentGuessed(), focusDisparity: scene.focus[frame], lens: scene.lens),
+                reference: reference, band: band, ssim: false) : nil
+        full = QualityScores(scene.production(frame: frame), reference: reference, band: band, ssim: false)
+        point = QualityScores(
+            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .point)), reference: reference, band: band,
+            ssim: false)
+        area = QualityScores(
+            scene.production(frame: frame, disparity: scene.disparity(downsampledBy: 4, .area)), reference: reference, band: band,
+            ssim: false)
+    }
+}
+
+/// Every reference scene (the rack focus at its middle frame) and the edge scenes, each from full
+/// and quarter-size disparity. The references of the first scenes come from `bokehEvaluations`.
+let edgeEvaluations: [EdgeEvaluation] =
+    bokehEvaluations.filter { $0.scene.focus.count == 1 || $0.frame == $0.scene.focus.count / 2 }.map {
+        EdgeEvaluation($0.scene, frame: $0.frame, reference: $0.reference)
+    }
+    + ReferenceScenes.edges.map {
+        EdgeEvaluation(
+            $0, frame: 0, reference: $0.reference(), measureKnowable: ProcessInfo.processInfo.environment["CINEPACK_BOKEH_KNOWABLE"] != nil)
+    }
+
+/// Depth edges as users see them: near-field silhouettes, thin structures, and disparity that
+/// arrives at a quarter of the picture's size (phones, depth models).
+@Suite struct EdgeQualityTests {
+    // Floors under today's scores (regression guards; the report prints the scores). The edge
+    // scenes put high-contrast bricks behind near-field silhouettes: the bricks hidden in the
+    // picture show through the blurred rim in the reference, and no renderer can know them. With
+    // CINEPACK_BOKEH_KNOWABLE=1 the report adds the bound that leaves (the reference of the scene
+    // with its hidden content guessed smoothly, scored against the true one): edge-band 27.3,
+    // 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3,
+    // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB (mixed pixels along 1 px wires cost the rest).
+    /// Mean edge-band PSNR over the scenes from full-size disparity.
+    static let minimumFullEdgeMean = 29.5
+    /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
+    /// least any one may score.
+    static let minimumQuarterEdgeMean = 25.5
+    static let minimumQuarterEdge = 19.0
+
+    @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
+        func f(_ v: Double) -> String { v.isInfinite ? "inf" : String(format: "%.2f", v) }
+        print("edge scenes:")
+        for scene in ReferenceScenes.edges { print("  \(scene.name): \(scene.summary)") }
+        print("PSNR (dB) vs the reference, sRGB 8-bit: all / edge band (within 3 px of a depth edge)")
+        print("scene          full disparity     1/4 point-sampled  1/4 area-averaged  knowable bound")
+        var fullEdges: [Double] = [], quarterEdges: [Double] = []
+        for e in edgeEvaluations {
+            print(
+                e.label.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + " \(f(e.full.psnr)) / \(f(e.full.psnrEdge))    \(f(e.point.psnr)) / \(f(e.point.psnrEdge))    \(f(e.area.psnr)) / \(f(e.area.psnrEdge))"
+                    + (e.knowable.map { "    \(f($0.psnr)) / \(f($0.psnrEdge))" } ?? "")
+            )
+            fullEdges.append(e.full.psnrEdge)
+            quarterEdges += [e.point.psnrEdge, e.area.psnrEdge]
+            #expect(e.point.psnrEdge >= Self.minimumQuarterEdge, "\(e.label): 1/4 point-sampled edge PSNR \(f(e.point.psnrEdge)) dB")
+            #expect(e.area.psnrEdge >= Self.minimumQuarterEdge, "\(e.label): 1/4 area-averaged edge PSNR \(f(e.area.psnrEdge)) dB")
+        }
+        let fullMean = fullEdges.reduce(0, +) / Double(fullEdges.count)
+        let quarterMean = quarterEdges.reduce(0, +) / Double(quarterEdges.count)
+        print(
+            "edge-band mean: full \(f(fullMean)) dB (≥ \(Self.minimumFullEdgeMean)), 1/4 \(f(quarterMean)) dB (≥ \(Self.minimumQuarterEdgeMean))"
+        )
+        #expect(fullMean >= Self.minimumFullEdgeMean)
+        #expect(quarterMean >= Self.minimumQuarterEdgeMean)
+    }
+
+    /// A blurred foreground's silhouette over a sharp background spreads as the lens spreads it:
+    /// the 10–90 % width of the edge (linear light, averaged along the edge) within 20 % of the
+    /// reference's, at every near-field radius, from full-size disparity and from 1/4-size.
+    @Test(arguments: ReferenceScenes.nearRadii)
+    func silhouetteSpreadsByItsBlurRadius(_ radius: Float) {
+        let (width, height) = (96, 32)
+        let lens = LensModel(focalLength35mm: 50, fNumber: 1.4, width: width)
+        let df: Float = 0.5
+        let near = df + 2 * radius / lens.scale(focusDisparity: df)
+        let edge: Float = 42  // inside a map cell at 1/4 size
+        let foreground = SceneLayer(
+            name: "foreground", depth: .plane(near),
+            texture: RGBATexture(width: width, height: height) { x, _ in ([0.8, 0.7, 0.6], x < edge ? 1 : 0) })
+        let background = SceneLayer(
+            name: "background", depth: .plane(df), texture: RGBATexture(width: width, height: height) { _, _ in ([0.04, 0.05, 0.06], 1) })
+        let scene = ReferenceScene(
+            name: "edge-r\(Int(radius))", summary: "bright foreground edge blurred to \(radius) px over a dark sharp background",
+            layers: LayeredScene(width: width, height: height, layers: [foreground, background]), lens: lens, focus: [df])
+        let reference = Self.edgeWidth(scene.reference(), rows: 8..<24)
+        let renders = [
+            ("full", scene.production()),
+            ("1/4 point", scene.production(disparity: scene.disparity(downsampledBy: 4, .point))),
+            ("1/4 area", scene.production(disparity: scene.disparity(downsampledBy: 4, .area))),
+        ]
+        for (label, image) in renders {
+            let width = Self.edgeWidth(image, rows: 8..<24)
+            print(String(format: "radius %2.0f px, %@: 10–90 %% edge width %.2f px, reference %.2f px", radius, label, width, reference))
+            #expect(
+                abs(width - reference) <= 0.2 * reference, "radius \(radius), \(label): edge width \(width) px vs reference \(reference) px"
+            )
+        }
+    }
+
+    /// The 10–90 % width of a bright-to-dark edge along x: the green channel averaged over `rows`,
+    /// the levels taken at the two ends, crossings interpolated linearly.
+    static func edgeWidth(_ image: LinearImage, rows: Range<Int>) -> Float {
+        let profile = (0..<image.width).map { x in rows.map { image.pixel(x, $0).y }.reduce(0, +) / Float(rows.count) }
+        let high = profile[0], low = profile[profile.count - 1]
+        func crossing(_ fraction: Float) -> Float {
+            let level = low + fraction * (high - low)
+            for x in 1..<profile.count where profile[x] <= level {
+                let a = profile[x - 1], b = profile[x]
+                return Float(x - 1) + (a - level) / max(a - b, 1e-9)
+            }
+            return Float(profile.count)
+        }
+        return crossing(0.1) - crossing(0.9)
+    }
+}
