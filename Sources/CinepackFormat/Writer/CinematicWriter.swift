@@ -54,6 +54,9 @@ public struct CinematicWriterConfiguration: Sendable {
     public var compressionLevel: Int32 = 6
     /// PNG row filters for encoded pictures (adaptive: smallest files; one fixed filter: faster).
     public var pictureFilter: PNGFilterStrategy = .adaptive
+    /// Extra movie-level metadata items (spec/format.md §7 keys of other names), e.g. how the
+    /// depth input was calibrated.
+    public var metadataItems: [MovieMetadataItem] = []
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -448,7 +451,7 @@ public final class CinematicWriter {
             w.bytes(MovieHeaderBox(timescale: movieTimescale, duration: duration, nextTrackID: nextID).serialized())
             traks.forEach { w.bytes($0) }
             if configuration.isCinematic {
-                w.bytes(MovieParametersBox.serialized(configuration.parameters))
+                w.bytes(MovieParametersBox.serialized(configuration.parameters, preserving: configuration.metadataItems))
                 // Empty EDL slots, reserved now so that every later edit is an in-place slot write.
                 w.box("udta") { $0.bytes(EDLSlots.emptyContainer()) }
             }
