@@ -121,6 +121,22 @@ struct DepthInputTests {
         #expect(meta.contains("org.cinepack.input.depth-calibration"), "\(meta)")
     }
 
+    @Test("relative disparity calibrated by two point anchors, and by --near/--far percentiles")
+    func relativePointsAndPercentiles() throws {
+        let f = try fixture()
+        // Floor at row 18 (0.5071 D) in frame 0, and the static box (0.4 D) in frame 3.
+        let points = try f.pack([
+            "--relative-disparity", f.file("rel.npy"), "--calibrate", "0.1,0.5 @ 0f = 1.972m", "--calibrate", "0.78,0.25 @ 0.1s = 2.5m",
+        ])
+        #expect(points.result.status == 0, "\(points.result.stderr)")
+        #expect(try relativeQuality(points.path).medianError <= 0.03)
+        // The subject (6 % of the pixels) is the 98th percentile, 0.625 m; the top floor blocks the
+        // 2nd, about 3.89 m. Percentiles of block means are coarser than anchors: 5 %.
+        let percentiles = try f.pack(["--relative-disparity", f.file("rel.npy"), "--near", "0.625m", "--far", "3.89m"], output: "p.mov")
+        #expect(percentiles.result.status == 0, "\(percentiles.result.stderr)")
+        #expect(try relativeQuality(percentiles.path).medianError <= 0.05)
+    }
+
     @Test("extract --format exr|pfm|npy [--as depth] is read back by Python OpenEXR and numpy")
     func extractFloats() throws {
         let f = try fixture()

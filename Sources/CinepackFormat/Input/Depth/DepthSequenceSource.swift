@@ -28,11 +28,18 @@ public final class DepthSequenceSource: DepthFrameSource {
 
     public func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
         let path = paths[index]
-        let size = try Self.size(of: path)
-        guard size.width == width, size.height == height else {
-            throw DepthInputError(file: path, frame: index, .size("\(size.width)×\(size.height), but frame 0 is \(width)×\(height)"))
-        }
         do throws(DepthInputError) {
+            // An EXR is opened once: its header gives the size, then the channel is decoded.
+            let exr = (path as NSString).pathExtension.lowercased() == "exr" ? try OpenEXRFile(path: path) : nil
+            let size: (Int, Int)
+            if let exr { size = (exr.width, exr.height) } else { size = try Self.size(of: path) }
+            guard size.0 == width, size.1 == height else {
+                throw DepthInputError(file: path, frame: index, .size("\(size.0)×\(size.1), but frame 0 is \(width)×\(height)"))
+            }
+            if let exr {
+                return RawDepthFrame(
+                    width: width, height: height, values: try exr.read(channel: try exr.channel(exrChannel)), integerMaximum: nil)
+            }
             return try decode(path)
         } catch {
             var located = error
@@ -67,12 +74,9 @@ public final class DepthSequenceSource: DepthFrameSource {
         }
     }
 
+    /// Decodes a PNG, PFM or `.npy` frame (EXR frames are read in `read`).
     func decode(_ path: String) throws(DepthInputError) -> RawDepthFrame {
         switch (path as NSString).pathExtension.lowercased() {
-        case "exr":
-            let file = try OpenEXRFile(path: path)
-            let values = try file.read(channel: try file.channel(exrChannel))
-            return RawDepthFrame(width: file.width, height: file.height, values: values, integerMaximum: nil)
         case "png":
             let image: PixelImage
             do { image = try PNGDecoder.decode(try Self.whole(path)) } catch let error as DepthInputError { throw error } catch {
