@@ -153,14 +153,14 @@ public enum Packer {
                 }
                 for i in 0..<count {
                     let index = base + i
-                    let (picture, map) = try loaded.get(i)
+                    let (picture, map, codes) = try loaded.get(i)
                     let input = index < request.metadata.count ? request.metadata[index] : FrameInput()
                     let frame = input.resolved(
                         measureRect: { map.median(in: $0) },
                         measurePoint: { x, y in
                             let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v
                         })
-                    try writer.append(picture: picture, disparity: map, metadata: frame)
+                    try writer.append(picture: picture, disparity: map, codes: codes, metadata: frame)
                     progress(index + 1, frameCount)
                 }
                 start += count
@@ -209,7 +209,7 @@ public enum Packer {
     static func loadFrame(
         _ index: Int, _ context: FrameContext, raw: RawDepthFrame?, first: PixelImage?
     ) throws(FormatError)
-        -> (CinematicWriter.PictureInput?, DisparityMap)
+        -> LoadedFrame
     {
         let request = context.request
         var picture: CinematicWriter.PictureInput?
@@ -242,7 +242,10 @@ public enum Packer {
             do { _ = try map.codes(context.plan.range) } catch {
                 throw DepthInputError(file: file, frame: index, .value(error.message))
             }
-            return (picture, map)
+            // spec/format.md §5 codes already: kept exactly (a float round trip is exact only for
+            // ranges not much narrower than their minimum).
+            let exact = context.converter.options.kind == .disparity && frame.integerMaximum == 65535
+            return (picture, map, exact ? frame.values.map { UInt16($0) } : nil)
         } catch {
             throw FormatError(error.description)
         }
@@ -288,17 +291,21 @@ public enum Packer {
     }
 }
 
+/// One loaded frame: the picture, the map in diopters, and, for 16-bit PNG disparity (codes on the
+/// stored range already), those codes, stored as they are.
+typealias LoadedFrame = (picture: CinematicWriter.PictureInput?, map: DisparityMap, codes: [UInt16]?)
+
 /// Results of a parallel batch of frame loads, filled from worker threads.
 final class LoadedBatch: @unchecked Sendable {
-    private var slots: [Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>?]
+    private var slots: [Result<LoadedFrame, FormatError>?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>) {
+    func set(_ i: Int, _ value: Result<LoadedFrame, FormatError>) {
         lock.lock()
         slots[i] = value
         lock.unlock()
     }
-    func get(_ i: Int) throws(FormatError) -> (CinematicWriter.PictureInput?, DisparityMap) {
+    func get(_ i: Int) throws(FormatError) -> LoadedFrame {
         lock.lock()
         defer { lock.unlock() }
         guard let slot = slots[i] else { throw FormatError("internal: frame slot \(i) empty") }

@@ -173,6 +173,14 @@ public final class CinematicWriter {
     }
 
     public func append(picture: PictureInput?, disparity map: DisparityMap?, metadata frame: FrameMetadata?) throws(FormatError) {
+        try append(picture: picture, disparity: map, codes: nil, metadata: frame)
+    }
+
+    /// `codes`, when given, are the map's 16-bit codes on the configured range (spec/format.md §5),
+    /// stored as they are instead of quantizing `map` again.
+    public func append(
+        picture: PictureInput?, disparity map: DisparityMap?, codes given: [UInt16]?, metadata frame: FrameMetadata?
+    ) throws(FormatError) {
         guard !finished else { throw FormatError("internal: append after finish") }
         let index = frames
         do {
@@ -217,7 +225,11 @@ public final class CinematicWriter {
                     throw FormatError("frame \(index): disparity map is \(map.width)×\(map.height), expected \(spec.width)×\(spec.height)")
                 }
                 let codes: [UInt16]
-                do { codes = try map.codes(spec.quantization) } catch { throw FormatError("frame \(index): \(error.message)") }
+                if let given, given.count == map.values.count {
+                    codes = given
+                } else {
+                    do { codes = try map.codes(spec.quantization) } catch { throw FormatError("frame \(index): \(error.message)") }
+                }
                 let image: PixelImage
                 do { image = try PixelImage(width: map.width, height: map.height, layout: .gray, samples: codes) } catch {
                     throw FormatError("frame \(index): \(error)")
