@@ -9,6 +9,14 @@ final class DepthInputFixture: @unchecked Sendable {
     static let frames = 12, width = 64, height = 36
     let directory: TemporaryDirectory
 
+    /// Whether the peers are here: ffmpeg, and python3 with numpy and OpenEXR. Always true in CI
+    /// (a missing peer must fail there, not skip).
+    static var peersPresent: Bool {
+        Peers.isCI
+            || (Peers.find("ffmpeg") != nil
+                && (try? Peers.run("python3", ["-c", "import numpy, OpenEXR"], allowFailure: true))?.status == 0)
+    }
+
     /// Ground truth in diopters (the same formula as the generator below).
     static func truth(_ t: Int) -> [Float] {
         var d = [Float](repeating: 0, count: width * height)
