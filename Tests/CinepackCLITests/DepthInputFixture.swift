@@ -49,6 +49,11 @@ final class DepthInputFixture: @unchecked Sendable {
             os.makedirs(f"{out}/{name}")
             for t in range(N):
                 OpenEXR.File(dict(header), {"Z": (1.0 / D[t]).astype(dtype)}).write(f"{out}/{name}/{t:04d}.exr")
+        # A render layer: depth in "depth.Z", and an unrelated "R" that must not be read.
+        os.makedirs(f"{out}/exr_layer")
+        for t in range(N):
+            OpenEXR.File({"compression": OpenEXR.ZIP_COMPRESSION, "type": OpenEXR.scanlineimage},
+                         {"depth.Z": (1.0 / D[t]).astype(np.float32), "R": np.full((H, W), 7.0, np.float32)}).write(f"{out}/exr_layer/{t:04d}.exr")
         np.save(f"{out}/disp.npy", D)
         np.save(f"{out}/disp_short.npy", D[:-1])
         os.makedirs(f"{out}/disp_frames")

@@ -26,6 +26,7 @@ struct DepthInputTests {
             (["--depth", f.file("exr_float_tiled/%04d.exr")] + range, [], { step + 1e-5 * $0 }),
             (["--depth", f.file("exr_half_scan/%04d.exr")] + range, [], { step + 1e-3 * $0 }),
             (["--depth", f.file("exr_half_tiled/%04d.exr")] + range, [], { step + 1e-3 * $0 }),
+            (["--depth", f.file("exr_layer/%04d.exr")] + range, [], { step + 1e-5 * $0 }),
             (["--disparity", f.file("disp.npy")] + range, [], { _ in step }),
             (["--disparity", f.file("disp_frames/%04d.npy")] + range, [], { _ in step }),
             (["--depth", f.file("depth.npz")] + range, [], { step + 1e-5 * $0 }),
@@ -191,6 +192,10 @@ struct DepthInputTests {
                 ["object 9 is not in the detections (objects: 1, 2)"]
             ),
             (["--depth", f.file("cam/%04d.png")] + range, ["cam/0000.png, frame 0", "--depth-scale"]),
+            (
+                ["--depth", f.file("exr_layer/%04d.exr"), "--exr-channel", "Z"] + range,
+                ["exr_layer/0000.exr", "no channel Z in this EXR (it has R, depth.Z)"]
+            ),
         ]
         for c in cases {
             let (path, result) = try f.pack(c.args)
