@@ -31,11 +31,14 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "COpenEXR", pkgConfig: "OpenEXR",
+            providers: [.apt(["libopenexr-dev"]), .brew(["openexr"])]),
 
         .target(name: "CinepackTime"),
         .target(name: "CinepackCompression", dependencies: ["CZlib", "CLibDeflate"]),
         .target(name: "CinepackContainer", dependencies: ["CinepackTime", "CinepackCompression"]),
-        .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression"]),
+        .target(name: "CinepackFormat", dependencies: ["CinepackContainer", "CinepackCompression", "COpenEXR"]),
         .target(name: "CinepackEDL", dependencies: ["CinepackFormat", "CLibXML2"]),
         .target(name: "CinepackEditor", dependencies: ["CinepackEDL"]),
         .target(name: "CinepackRender", dependencies: ["CinepackEditor"]),

@@ -9,4 +9,8 @@ static inline int cinepack_inflateInit(z_streamp strm) {
 static inline int cinepack_deflateInit(z_streamp strm, int level) {
     return deflateInit(strm, level);
 }
+/* windowBits -15: a raw deflate stream (ZIP members), no zlib header or trailer. */
+static inline int cinepack_inflateInit2(z_streamp strm, int windowBits) {
+    return inflateInit2(strm, windowBits);
+}
 #endif

@@ -5,16 +5,19 @@ import Foundation
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Save one frame of the picture or the disparity as a PNG.",
+        abstract: "Save one frame of the picture or the disparity (PNG, or EXR/PFM/NumPy floats).",
         discussion: """
             The time is snapped to the nearest frame; the frame used is reported. Disparity is drawn in false \
             colour over the file's disparity range (near = warm, far = cool, invalid = black); --raw writes the \
-            stored 16-bit codes instead (0 = invalid, 1…65535 linear over the range, spec/format.md §5).
+            stored 16-bit codes instead (0 = invalid, 1…65535 linear over the range, spec/format.md §5). \
+            --format exr|pfm|npy writes the disparity as 32-bit floats for other tools: diopters, or metres with \
+            --as depth (NaN = no depth; the EXR channel is Z).
 
             Examples:
               cinepack extract clip.mov --at 2.5s --track video -o frame.png
               cinepack extract clip.mov --at 75f --track disparity -o depth.png
               cinepack extract clip.mov --at 00:00:02:15 --track disparity --raw -o depth16.png
+              cinepack extract clip.mov --at 2s --track disparity --format exr --as depth -o depth.exr
             """
     )
 
@@ -35,12 +38,26 @@ struct ExtractCommand: ParsableCommand {
     @Flag(help: "Disparity only: write the stored 16-bit codes, not false colour.")
     var raw = false
 
+    @Option(help: "Disparity only: png (default), or exr, pfm, npy (32-bit floats).")
+    var format: String = "png"
+
+    @Option(name: .customLong("as"), help: "With --format exr|pfm|npy: disparity (diopters, default) or depth (metres).")
+    var quantity: String = "disparity"
+
     @Flag(help: "Print what was written as JSON.")
     var json = false
 
     func validate() throws {
         guard track == "video" || track == "disparity" else { throw ValidationError("--track must be video or disparity") }
         if raw && track != "disparity" { throw ValidationError("--raw applies to --track disparity only") }
+        guard format == "png" || DisparityExport.Format(rawValue: format) != nil else {
+            throw ValidationError("--format must be png, exr, pfm or npy")
+        }
+        if format != "png" && (track != "disparity" || raw) {
+            throw ValidationError("--format \(format) applies to --track disparity without --raw")
+        }
+        guard quantity == "disparity" || quantity == "depth" else { throw ValidationError("--as must be disparity or depth") }
+        if quantity == "depth" && format == "png" { throw ValidationError("--as depth needs --format exr, pfm or npy") }
         // Checked here, not only in run(), so the usage line printed with the error is extract's.
         do { _ = try TimeExpression(parsing: at) } catch { throw ValidationError("--at: \(error)") }
     }
@@ -59,6 +76,8 @@ struct ExtractCommand: ParsableCommand {
             } else {
                 png = try PNGEncoder.encode(try movie.picture(frame))
             }
+        } else if let floats = DisparityExport.Format(rawValue: format) {
+            png = try DisparityExport.encode(try movie.disparityMap(frame), format: floats, asDepth: quantity == "depth")
         } else if raw {
             png = try PNGEncoder.encode(try movie.disparityCodes(frame))
         } else {

@@ -12,18 +12,7 @@ import Foundation
 enum FFmpeg {
     /// `CINEPACK_FFMPEG` names the ffmpeg to use (and only that one); otherwise the first on the
     /// `PATH` or in the usual places.
-    static func find() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let chosen = environment["CINEPACK_FFMPEG"] {
-            return FileManager.default.isExecutableFile(atPath: chosen) ? chosen : nil
-        }
-        let path = environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
-            let candidate = "\(dir)/ffmpeg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func find() -> String? { FFmpegLocator.ffmpeg() }
 
     static func require(_ why: String) throws -> String {
         guard let path = find() else {

@@ -9,9 +9,14 @@ struct PackCommand: ParsableCommand {
         discussion: """
             The picture comes from a numbered PNG sequence (--frames, stored losslessly as PNG samples, or \
             uncompressed with --codec raw) or from an existing MOV/MP4 whose video track is copied untouched \
-            (--video). Every frame needs one disparity map, in diopters (1/m, larger = nearer): 16-bit grey PNGs \
-            mapped linearly onto --disparity-range, or PFM files holding diopters directly. Detections come \
-            from the JSON format of spec/detections.md or a MOT-challenge CSV (frame,id,x,y,w,h,conf,…).
+            (--video). Every frame needs one depth map, from exactly one of --disparity (diopters, 1/m, larger = \
+            nearer), --depth (metres; --depth-scale K for integer images: metres = value / K, 0 = no depth) or \
+            --relative-disparity (model output with unknown scale and shift: calibrated with --calibrate or \
+            --near/--far, deflickered unless --no-stabilize). A source is a numbered pattern of 8/16-bit grey PNG, \
+            PFM, OpenEXR or .npy files, or one .npy (N×H×W), .npz (--npz-key) or grey video file. 16-bit PNG \
+            disparity is codes on --disparity-range (0 = no depth, 1…65535 linear), stored bit for bit. \
+            Conventions and tool-by-tool advice: spec/depth-input.md. Detections come from the JSON format of \
+            spec/detections.md or a MOT-challenge CSV (frame,id,x,y,w,h,conf,…).
 
             Sequences are printf patterns numbered from 0 or 1 without gaps: 'frames/%04d.png'.
             The output appears only when complete; on any error no file is left behind.
@@ -20,7 +25,11 @@ struct PackCommand: ParsableCommand {
               cinepack pack -o clip.mov --frames 'rgb/%04d.png' --disparity 'depth/%04d.png' \\
                   --disparity-range 0:4 --detections tracks.json --fps 30
               cinepack pack -o clip.mov --video phone.mp4 --disparity 'depth/%04d.pfm' \\
-                  --disparity-format pfm --disparity-range 0:6 --audio phone.mp4
+                  --disparity-range 0:6 --audio phone.mp4
+              cinepack pack -o clip.mov --video shot.mp4 --depth 'render/%04d.exr' --disparity-range auto
+              cinepack pack -o clip.mov --video shot.mp4 --depth 'kinect/%04d.png' --depth-scale 1000
+              cinepack pack -o clip.mov --video shot.mp4 --relative-disparity shot_depths.npz \\
+                  --detections tracks.json --calibrate 'object 4 = 2.5m' --calibrate 'object 7 = 6m'
             """
     )
 
@@ -33,14 +42,52 @@ struct PackCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Carry the video track of this MOV/MP4 through untouched instead of --frames.", valueName: "file"))
     var video: String?
 
-    @Option(help: ArgumentHelp("Disparity maps: a numbered sequence pattern.", valueName: "pattern"))
-    var disparity: String
+    @Option(help: ArgumentHelp("Disparity in diopters: a numbered pattern, or a .npy/.npz/video file.", valueName: "src"))
+    var disparity: String?
 
-    @Option(name: .customLong("disparity-range"), help: ArgumentHelp("Range of the disparities in diopters.", valueName: "min:max"))
-    var disparityRange: String
+    @Option(help: ArgumentHelp("Metric depth (metres, or value / --depth-scale): a pattern or a .npy/.npz/video file.", valueName: "src"))
+    var depth: String?
 
-    @Option(name: .customLong("disparity-format"), help: "png16 (16-bit grey PNG over the range) or pfm (diopters).")
+    @Option(
+        name: .customLong("relative-disparity"),
+        help: ArgumentHelp("Relative disparity from a depth model (larger = nearer, unknown scale and shift).", valueName: "src"))
+    var relativeDisparity: String?
+
+    @Option(
+        name: .customLong("disparity-range"),
+        help: ArgumentHelp("Range stored in the file, in diopters, or auto (from the data, with a margin).", valueName: "min:max|auto"))
+    var disparityRange: String = "auto"
+
+    @Option(name: .customLong("disparity-format"), help: "Kept for older scripts: png16 or pfm (the format follows the file extension).")
     var disparityFormat: String = "png16"
+
+    @Option(name: .customLong("depth-scale"), help: "metres = value / K for --depth (1000: millimetres, 5000: TUM RGB-D).")
+    var depthScale: Float?
+
+    @Flag(help: "The map is stored white = far (relative disparity).")
+    var invert = false
+
+    @Option(name: .customLong("exr-channel"), help: "OpenEXR channel to read (default: Z, else depth.Z, Y, R).")
+    var exrChannel: String?
+
+    @Option(name: .customLong("npz-key"), help: "Array of a .npz to read (default: the first).")
+    var npzKey: String?
+
+    @Option(
+        help: ArgumentHelp("Calibrate relative disparity: 'object 4 = 2.5m' or '0.62,0.40 @ 1.0s = 3m' (repeatable).", valueName: "anchor"))
+    var calibrate: [String] = []
+
+    @Option(help: ArgumentHelp("Calibrate relative disparity: the nearest things (98th percentile) are this far.", valueName: "distance"))
+    var near: String?
+
+    @Option(help: ArgumentHelp("Calibrate relative disparity: the farthest things (2nd percentile) are this far.", valueName: "distance"))
+    var far: String?
+
+    @Flag(name: .customLong("no-stabilize"), help: "Do not deflicker relative disparity.")
+    var noStabilize = false
+
+    @Option(name: .customLong("disparity-fit"), help: "exact (refuse a map of another aspect ratio) or stretch.")
+    var disparityFit: String = "exact"
 
     @Option(help: ArgumentHelp("Detections: JSON (spec/detections.md) or MOT CSV.", valueName: "file"))
     var detections: String?
@@ -76,16 +123,49 @@ struct PackCommand: ParsableCommand {
         guard PackRequest.DisparityFormat(rawValue: disparityFormat) != nil else {
             throw ValidationError("--disparity-format must be png16 or pfm")
         }
+        if [disparity, depth, relativeDisparity].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give exactly one of --disparity, --depth and --relative-disparity")
+        }
+        guard DepthInputOptions.Fit(rawValue: disparityFit) != nil else {
+            throw ValidationError("--disparity-fit must be exact or stretch")
+        }
+        if let depthScale, !(depthScale.isFinite && depthScale > 0) { throw ValidationError("--depth-scale must be > 0") }
         guard BuiltInVideoCodec(rawValue: codec) != nil else { throw ValidationError("--codec must be png or raw") }
         guard focalLength > 0, focalLength.isFinite else { throw ValidationError("--focal-length must be > 0") }
         guard fNumber > 0, fNumber.isFinite else { throw ValidationError("--f-number must be > 0") }
         // Checked here, not only in run(), so the usage line printed with the error is pack's.
-        _ = try Arguments.disparityRange(disparityRange)
+        if disparityRange != "auto" { _ = try Arguments.disparityRange(disparityRange) }
+        _ = try depthOptions()
         guard FrameRate(parsing: fps) != nil else { throw ValidationError("--fps \(fps) is not a frame rate (30, 29.97, 30000/1001)") }
     }
 
+    /// The depth options as the library takes them.
+    func depthOptions() throws -> (source: String, options: DepthInputOptions) {
+        let (source, kind): (String, DepthInputOptions.Kind) =
+            if let disparity { (disparity, .disparity) } else if let depth { (depth, .depth) } else {
+                (relativeDisparity ?? "", .relativeDisparity)
+            }
+        var options = DepthInputOptions(kind: kind, range: disparityRange == "auto" ? nil : try Arguments.disparityRange(disparityRange))
+        options.depthScale = depthScale
+        options.invert = invert
+        options.exrChannel = exrChannel
+        options.npzKey = npzKey
+        options.stabilize = !noStabilize
+        options.fit = DepthInputOptions.Fit(rawValue: disparityFit) ?? .exact
+        do {
+            options.anchors = try calibrate.map { try CalibrationAnchor(parsing: $0) }
+            if let near {
+                options.anchors.append(CalibrationAnchor(target: .near, metres: try CalibrationAnchor.metres(near, option: "--near")))
+            }
+            if let far {
+                options.anchors.append(CalibrationAnchor(target: .far, metres: try CalibrationAnchor.metres(far, option: "--far")))
+            }
+        } catch { throw ValidationError("\(error)") }
+        return (source, options)
+    }
+
     func run() throws {
-        let range = try Arguments.disparityRange(disparityRange)
+        let depthInput = try depthOptions()
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a frame rate (30, 29.97, 30000/1001)") }
         let pictures: PackRequest.PictureSource
         if let frames {
@@ -93,23 +173,28 @@ struct PackCommand: ParsableCommand {
         } else {
             pictures = .video(path: video!)
         }
-        let maps = try ImageSequence(pattern: disparity, role: "--disparity")
-        let inputs = [video, audio, detections].compactMap { $0 } + maps.paths + pictures.sequencePaths
-        _ = try overwrite.target(output, inputs: inputs)
         var parameters = CinematicParameters()
         parameters.focalLength35mm = focalLength
         parameters.defaultFNumber = fNumber
         parameters.minFNumber = min(parameters.minFNumber, fNumber)
         parameters.maxFNumber = max(parameters.maxFNumber, fNumber)
-        let metadata = try DetectionsLoader.load(detections, type: detectionType, frameCount: maps.paths.count, pictures: pictures)
+        let metadata = try DetectionsLoader.load(
+            detections, type: detectionType, frameCount: try DetectionsLoader.frameCount(pictures), pictures: pictures)
         var request = PackRequest(
-            output: output, pictures: pictures, disparity: maps,
-            disparityFormat: PackRequest.DisparityFormat(rawValue: disparityFormat)!, disparityRange: range,
+            output: output, pictures: pictures, depth: depthInput.source, options: depthInput.options,
             metadata: metadata, parameters: parameters, audioPath: audio)
         request.overwrite = overwrite.force
+        // Refused before any work: the output is none of the inputs, and not an existing file without --force.
+        _ = try overwrite.target(output, inputs: request.inputPaths + [detections].compactMap { $0 })
         var progress = ProgressReporter(label: "pack", style: progressJSON ? .json : .automatic)
-        let summary = try Packer.pack(request) { progress.update($0, of: $1) }
+        var plan: DepthPlan?
+        let summary = try Packer.pack(request, progress: { progress.update($0, of: $1) }, planned: { plan = $0 })
         Summaries.print(summary, json: json)
+        if let plan, !json {
+            print("disparity range \(plan.range.minimum):\(plan.range.maximum) D")
+            if let calibration = plan.calibration { print(calibration) }
+            if let stabilization = plan.stabilization { print(stabilization) }
+        }
     }
 }
 
@@ -153,6 +238,18 @@ enum DetectionsLoader {
         }
         let (width, height) = try pictureSize(pictures)
         return try DetectionsInput.load(path: path, frameCount: frameCount, width: width, height: height, csvType: csvType)
+    }
+
+    /// Frames of the picture: the sequence's files or the carried video track's samples.
+    static func frameCount(_ pictures: PackRequest.PictureSource) throws -> Int {
+        switch pictures {
+        case .frames(let sequence, _, _): return sequence.paths.count
+        case .video(let path):
+            guard let track = try Movie.read(path: path).tracks.first(where: { $0.kind == .video }) else {
+                throw FormatError("--video \(path): the file has no video track")
+            }
+            return track.samples.count
+        }
     }
 
     static func pictureSize(_ pictures: PackRequest.PictureSource) throws -> (Int, Int) {

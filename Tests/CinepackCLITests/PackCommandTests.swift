@@ -63,7 +63,8 @@ final class ClipFixture: @unchecked Sendable {
         return try PixelImage(width: width, height: height, layout: .rgb, samples: samples)
     }
 
-    /// The 16-bit values of disparity PNG `n` (0 … 65535, both ends present).
+    /// The 16-bit values of disparity PNG `n` (codes 1 … 65535: both ends of the range present;
+    /// 0 would mean no depth).
     func mapCodes(_ n: Int) -> [UInt16] {
         var rng = SeededGenerator(seed: 0xDE97 + UInt64(n))
         var codes = [UInt16](repeating: 0, count: mapWidth * mapHeight)
@@ -73,19 +74,14 @@ final class ClipFixture: @unchecked Sendable {
                 codes[y * mapWidth + x] = UInt16(smooth + Int(rng.next() % 5000))
             }
         }
-        codes[0] = 0
+        codes[0] = 1
         codes[1] = 65535
         return codes
     }
 
-    /// The code the movie must store for PNG value `v` (spec/format.md §5 applied to the
-    /// packer's png16 reading `min + v/65535·(max − min)`), in the spec's own arithmetic.
-    static func storedCode(_ v: UInt16) -> UInt16 {
-        let (lo, hi) = range
-        let d = lo + Float(v) / 65535 * (hi - lo)
-        let t = min(max((d - lo) / (hi - lo), 0), 1)
-        return UInt16(1 + (t * 65534).rounded())
-    }
+    /// The code the movie must store for PNG value `v`: a 16-bit disparity PNG holds the codes
+    /// of spec/format.md §5 on the declared range, so they are stored unchanged (0 = no depth).
+    static func storedCode(_ v: UInt16) -> UInt16 { v }
 
     static let defaultArguments = [
         "--frames", framePattern, "--disparity", disparityPattern, "--disparity-range", "0:4",
@@ -220,8 +216,8 @@ enum FF {
             #expect(ffmpegCodes == expected, "frame \(n)")
             #expect(try movie.disparityCodes(n).samples16 == expected, "frame \(n)")
         }
-        // The ends of the range are codes 1 and 65535; code 0 (invalid) is never made from a png16 map.
-        #expect(ClipFixture.storedCode(0) == 1 && ClipFixture.storedCode(65535) == 65535)
+        // The ends of the range are codes 1 and 65535, and stay so.
+        #expect(ClipFixture.storedCode(1) == 1 && ClipFixture.storedCode(65535) == 65535)
     }
 
     @Test func exiftoolReadsPackedFile() throws {
@@ -377,7 +373,7 @@ enum FF {
             description: "gap in --disparity", mentions: ["depth/0007.png", "missing"],
             prepare: { try remove($0.disparityPath(7)) }),
         BadInput(
-            description: "more frames than disparity maps", mentions: ["13 video frames", "12 disparity maps", "depth/%04d.png"],
+            description: "more frames than disparity maps", mentions: ["13 video frames", "12 depth maps", "depth/%04d.png"],
             prepare: { clip in try FileManager.default.copyItem(atPath: clip.framePath(0), toPath: clip.framePath(12)) }),
         BadInput(
             description: "a frame of another size", mentions: ["rgb/0007.png", "66×48", "64×48"],

@@ -187,7 +187,8 @@ import Testing
         ])
         try FileManager.default.createDirectory(atPath: clip.file("maps"), withIntermediateDirectories: true)
         for n in 0..<10 {
-            let zero = try PixelImage(width: 80, height: 60, layout: .gray, samples: [UInt16](repeating: 0, count: 80 * 60))
+            // Code 1 is the bottom of the range: 0 D (code 0 would be no depth).
+            let zero = try PixelImage(width: 80, height: 60, layout: .gray, samples: [UInt16](repeating: 1, count: 80 * 60))
             try clip.write(PNGEncoder.encode(zero), to: clip.file(String(format: "maps/%04d.png", n)))
         }
         let packed = try clip.pack(["--video", input, "--disparity", "maps/%04d.png", "--disparity-range", "0:4"])

@@ -62,7 +62,7 @@ import Testing
     }
 
     /// Diopters the packer reads from png16 value v (PackRequest.DisparityFormat.png16).
-    static func diopters(_ v: UInt16) -> Float { range.minimum + Float(v) / 65535 * (range.maximum - range.minimum) }
+    static func diopters(_ v: UInt16) -> Float { range.disparity(for: v) }
 
     /// Diopters of the PFM map of frame n: any float in the range, both ends, NaN and ±inf (invalid;
     /// PFM.read turns infinities into NaN).

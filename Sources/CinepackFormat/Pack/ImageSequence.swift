@@ -59,9 +59,17 @@ public struct ImageSequence: Sendable {
 
 /// Portable float maps (`.pfm`): the common exchange format for depth and disparity.
 public enum PFM {
-    /// Reads a one-channel PFM (`Pf`); rows are stored bottom to top; a negative scale means
-    /// little-endian samples. Returns row-major values, top row first.
-    public static func read(_ bytes: [UInt8], name: String) throws(FormatError) -> DisparityMap {
+    /// What a PFM header says: the size, where the samples start and their byte order.
+    public struct Header: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var dataOffset: Int
+        public var littleEndian: Bool
+    }
+
+    /// Parses the header (the first few hundred bytes are enough), so a map's size is known
+    /// before its samples are read.
+    public static func header(_ bytes: [UInt8], name: String) throws(DepthInputError) -> Header {
         var position = 0
         func token() -> String? {
             while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
@@ -69,37 +77,54 @@ public enum PFM {
             while position < bytes.count, ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
             return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
         }
-        guard let magic = token() else { throw FormatError("\(name): empty file, not a PFM") }
+        func bad(_ why: String) -> DepthInputError { DepthInputError(file: name, .malformed(why)) }
+        guard let magic = token() else { throw bad("empty file, not a PFM") }
         guard magic == "Pf" else {
-            throw FormatError("\(name): PFM type '\(magic)' is not 'Pf' (one channel); colour PFM ('PF') cannot hold disparity")
+            throw bad("PFM type '\(magic)' is not 'Pf' (one channel); colour PFM ('PF') cannot hold disparity")
         }
         guard let w = token().flatMap(Int.init), let h = token().flatMap(Int.init), w > 0, h > 0, w <= 16384, h <= 16384 else {
-            throw FormatError("\(name): PFM width/height missing or outside 1…16384")
+            throw bad("PFM width/height missing or outside 1…16384")
         }
         guard let scale = token().flatMap(Double.init), scale != 0, scale.isFinite else {
-            throw FormatError("\(name): PFM scale missing or zero")
+            throw bad("PFM scale missing or zero")
         }
-        position += 1  // the single whitespace byte after the scale
+        return Header(width: w, height: h, dataOffset: position + 1, littleEndian: scale < 0)
+    }
+
+    /// The samples, top row first (PFM stores rows bottom to top), exactly as stored (NaN and
+    /// infinities included).
+    public static func values(_ bytes: [UInt8], _ header: Header, name: String) throws(DepthInputError) -> [Float] {
+        let (w, h) = (header.width, header.height)
         let needed = w * h * 4
-        guard bytes.count - position >= needed else {
-            throw FormatError("\(name): PFM data is \(bytes.count - position) bytes, expected \(needed) for \(w)×\(h)")
+        guard bytes.count - header.dataOffset >= needed else {
+            throw DepthInputError(
+                file: name, .malformed("PFM data is \(bytes.count - header.dataOffset) bytes, expected \(needed) for \(w)×\(h)"))
         }
         var values = [Float](repeating: 0, count: w * h)
-        let little = scale < 0
         for row in 0..<h {
             let sourceRow = h - 1 - row
             for x in 0..<w {
-                let o = position + (sourceRow * w + x) * 4
+                let o = header.dataOffset + (sourceRow * w + x) * 4
                 let b = (bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3])
                 let bits =
-                    little
+                    header.littleEndian
                     ? UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
                     : UInt32(b.3) | UInt32(b.2) << 8 | UInt32(b.1) << 16 | UInt32(b.0) << 24
-                let v = Float(bitPattern: bits)
-                values[row * w + x] = v.isFinite ? v : .nan
+                values[row * w + x] = Float(bitPattern: bits)
             }
         }
-        return DisparityMap(width: w, height: h, values: values)
+        return values
+    }
+
+    /// Reads a one-channel PFM (`Pf`) as a disparity map; NaN and infinities mean no depth.
+    public static func read(_ bytes: [UInt8], name: String) throws(FormatError) -> DisparityMap {
+        do {
+            let header = try header(bytes, name: name)
+            let values = try values(bytes, header, name: name).map { $0.isFinite ? $0 : .nan }
+            return DisparityMap(width: header.width, height: header.height, values: values)
+        } catch {
+            throw FormatError(error.description)
+        }
     }
 
     /// Writes a little-endian one-channel PFM.

@@ -7,7 +7,7 @@ import Foundation
 /// detections into one cinematic movie.
 public struct PackRequest: Sendable {
     public enum DisparityFormat: String, Sendable, CaseIterable {
-        /// 16-bit grey PNG: value v maps to min + v/65535·(max − min) diopters.
+        /// 16-bit grey PNG: code 0 = no depth, 1…65535 linear on the range (spec/format.md §5).
         case png16
         /// One-channel float PFM holding diopters directly; NaN/inf mark invalid pixels.
         case pfm
@@ -20,9 +20,9 @@ public struct PackRequest: Sendable {
 
     public var output: String
     public var pictures: PictureSource
-    public var disparity: ImageSequence
-    public var disparityFormat: DisparityFormat
-    public var disparityRange: DisparityQuantization
+    /// The depth input: a numbered pattern or one file holding every frame (spec/depth-input.md).
+    public var depth: String
+    public var depthOptions: DepthInputOptions
     /// Per-frame detections and focus, indexed by frame; disparities the input leaves out are
     /// measured from that frame's map (median inside a rectangle, the value at a point).
     /// Frames past the end of the list get empty metadata.
@@ -35,7 +35,9 @@ public struct PackRequest: Sendable {
 
     /// Every file the pack reads.
     public var inputPaths: [String] {
-        var paths = disparity.paths
+        // A frame pattern names one file per frame; any other depth source is one file.
+        let isPattern = depth.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
+        var paths = isPattern ? ((try? ImageSequence(pattern: depth, role: "depth").paths) ?? []) : [depth]
         switch pictures {
         case .frames(let sequence, _, _): paths += sequence.paths
         case .video(let path): paths.append(path)
@@ -48,26 +50,42 @@ public struct PackRequest: Sendable {
     public var outputTarget: OutputTarget { OutputTarget(path: output, inputs: inputPaths, overwrite: overwrite) }
 
     public init(
-        output: String, pictures: PictureSource, disparity: ImageSequence, disparityFormat: DisparityFormat,
-        disparityRange: DisparityQuantization, metadata: [FrameInput] = [], parameters: CinematicParameters = .init(),
-        audioPath: String? = nil
+        output: String, pictures: PictureSource, depth: String, options: DepthInputOptions, metadata: [FrameInput] = [],
+        parameters: CinematicParameters = .init(), audioPath: String? = nil
     ) {
         self.output = output
         self.pictures = pictures
-        self.disparity = disparity
-        self.disparityFormat = disparityFormat
-        self.disparityRange = disparityRange
+        self.depth = depth
+        self.depthOptions = options
         self.metadata = metadata
         self.parameters = parameters
         self.audioPath = audioPath
     }
+
+    /// Disparity maps in diopters from a numbered sequence on a declared range.
+    public init(
+        output: String, pictures: PictureSource, disparity: ImageSequence, disparityFormat: DisparityFormat,
+        disparityRange: DisparityQuantization, metadata: [FrameInput] = [], parameters: CinematicParameters = .init(),
+        audioPath: String? = nil
+    ) {
+        self.init(
+            output: output, pictures: pictures, depth: disparity.pattern,
+            options: DepthInputOptions(kind: .disparity, range: disparityRange),
+            metadata: metadata, parameters: parameters, audioPath: audioPath)
+    }
 }
 
 public enum Packer {
-    /// Packs the movie. `progress(done, total)` is called after every frame.
+    /// Largest disparity map side, whatever the picture: a map is never larger than the picture
+    /// either (spec/depth-input.md §3), so memory per frame stays bounded.
+    public static let maxMapSide = 8192
+
+    /// Packs the movie. `progress(done, total)` is called after every frame (and during a first
+    /// pass over the depth, when one is needed); `planned` receives the range and calibration
+    /// before any frame is written.
     @discardableResult
     public static func pack(
-        _ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }
+        _ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }, planned: (DepthPlan) -> Void = { _ in }
     ) throws(FormatError)
         -> CinematicWriteSummary
     {
@@ -76,61 +94,94 @@ public enum Packer {
         let frameCount: Int
         let video: CinematicWriterConfiguration.Video
         var firstImage: PixelImage?
+        let picture: (width: Int, height: Int)
+        var rate: FrameRate?
         switch request.pictures {
-        case .frames(let sequence, let codec, let rate):
+        case .frames(let sequence, let codec, let frameRate):
             frameCount = sequence.paths.count
             let first = try loadPicture(sequence.paths[0])
             firstImage = first.image
-            video = .encoded(codec, width: first.image.width, height: first.image.height, rate: rate)
+            picture = (first.image.width, first.image.height)
+            rate = frameRate
+            video = .encoded(codec, width: first.image.width, height: first.image.height, rate: frameRate)
         case .video(let path):
             let carried = try carriedTrack(path, kind: .video, role: "--video")
             frameCount = carried.track.samples.count
+            let visual = carried.track.visual
+            picture = (Int(visual?.width ?? UInt16(carried.track.header.width)), Int(visual?.height ?? UInt16(carried.track.header.height)))
+            if let first = carried.track.samples.sample(at: 0), first.duration > 0 {
+                rate = FrameRate(frames: Int64(carried.track.timescale), per: Int64(first.duration))
+            }
             video = .carried(carried)
         }
-        guard request.disparity.paths.count == frameCount else {
-            throw FormatError(
-                "\(frameCount) video frames but \(request.disparity.paths.count) disparity maps (\(request.disparity.pattern)); every frame needs one"
-            )
+        let options = request.depthOptions
+        let source: any DepthFrameSource
+        let plan: DepthPlan
+        do throws(DepthInputError) {
+            source = try DepthSources.open(request.depth, options: options)
+            guard source.frameCount == frameCount else {
+                throw DepthInputError(file: source.name, .frameCount(maps: source.frameCount, frames: frameCount))
+            }
+            try checkSize(source, picture: picture, fit: options.fit)
+            if request.metadata.count > frameCount {
+                throw DepthInputError(
+                    file: "detections",
+                    .value("they name frame \(request.metadata.count - 1), but the clip has \(frameCount) frames (0…\(frameCount - 1))"))
+            }
+            if DepthPlan.needsFirstPass(options) {
+                plan = try DepthPlan.prepare(source, options: options, detections: request.metadata, rate: rate, progress: progress)
+            } else {
+                plan = DepthPlan(range: options.range!)
+            }
+        } catch {
+            throw FormatError(error.description)
         }
-        if request.metadata.count > frameCount {
-            throw FormatError(
-                "detections name frame \(request.metadata.count - 1), but the clip has \(frameCount) frames (0…\(frameCount - 1))")
-        }
-        let firstMap = try loadDisparity(request.disparity.paths[0], request)
+        planned(plan)
         let audio = try request.audioPath.map { (path) throws(FormatError) in try carriedTrack(path, kind: .audio, role: "--audio") }
         var configuration = CinematicWriterConfiguration(
-            video: video, disparity: (firstMap.width, firstMap.height, request.disparityRange), writesMetadata: true,
+            video: video, disparity: (source.width, source.height, plan.range), writesMetadata: true,
             parameters: request.parameters, audio: audio)
         configuration.compressionLevel = 6
+        if let text = plan.metadataText {
+            configuration.metadataItems = [
+                MovieMetadataItem(
+                    key: DepthPlan.metadataKey, values: [.init(typeIndicator: MovieParametersBox.typeUTF8, bytes: Array(text.utf8))])
+            ]
+        }
         let writer = try CinematicWriter(target: request.outputTarget, configuration: configuration)
         // Frames are read and checked (full PNG decode, disparity range) in parallel batches and
-        // written in order, so memory stays a few frames whatever the clip length.
+        // written in order, so memory stays a few frames whatever the clip length. Sequential
+        // depth sources (video, deflated .npz) are read in order before each batch.
         let batch = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
         let firstFrame = firstImage
+        let context = FrameContext(request: request, source: source, plan: plan, converter: DepthConverter(options: options))
         do throws(FormatError) {
             var start = 0
             while start < frameCount {
                 let count = min(batch, frameCount - start)
                 let loaded = LoadedBatch(count: count)
                 let base = start
+                var raws: [RawDepthFrame?] = Array(repeating: nil, count: count)
+                if !source.isRandomAccess {
+                    for i in 0..<count {
+                        do { raws[i] = try source.read(base + i) } catch { throw FormatError(error.description) }
+                    }
+                }
+                let preread = raws
                 DispatchQueue.concurrentPerform(iterations: count) { i in
-                    loaded.set(i, Result { () throws(FormatError) in try loadFrame(base + i, request, first: firstFrame) })
+                    loaded.set(
+                        i, Result { () throws(FormatError) in try loadFrame(base + i, context, raw: preread[i], first: firstFrame) })
                 }
                 for i in 0..<count {
                     let index = base + i
-                    let (picture, map) = try loaded.get(i)
-                    guard map.width == firstMap.width, map.height == firstMap.height else {
-                        throw FormatError(
-                            "\(request.disparity.paths[index]): \(map.width)×\(map.height), but frame 0's map is \(firstMap.width)×\(firstMap.height)"
-                        )
-                    }
+                    let (picture, map, codes) = try loaded.get(i)
                     let input = index < request.metadata.count ? request.metadata[index] : FrameInput()
                     let frame = input.resolved(
                         measureRect: { map.median(in: $0) },
                         measurePoint: { x, y in
                             let v = map.value(atNormalizedX: x, y: y); return v.isNaN ? nil : v
                         })
-                    try writer.append(picture: picture, disparity: map, metadata: frame)
+                    try writer.append(picture: picture, disparity: map, codes: codes, metadata: frame)
                     progress(index + 1, frameCount)
                 }
                 start += count
@@ -142,13 +193,46 @@ public enum Packer {
         }
     }
 
+    /// What every frame load needs, shared by the worker threads.
+    struct FrameContext: @unchecked Sendable {
+        var request: PackRequest
+        var source: any DepthFrameSource
+        var plan: DepthPlan
+        var converter: DepthConverter
+    }
+
+    /// A map must have the picture's aspect ratio (within a pixel of rounding) unless stretched,
+    /// and is never larger than the picture or `maxMapSide`: checked from headers, before any
+    /// pixel is decoded.
+    static func checkSize(
+        _ source: any DepthFrameSource, picture: (width: Int, height: Int), fit: DepthInputOptions.Fit
+    ) throws(DepthInputError) {
+        let (w, h) = (source.width, source.height)
+        guard w <= picture.width, h <= picture.height, w <= maxMapSide, h <= maxMapSide else {
+            throw DepthInputError(
+                file: source.file(0), frame: 0,
+                .size(
+                    "the map is \(w)×\(h), larger than the \(picture.width)×\(picture.height) picture; maps may be at most the picture's size (and \(maxMapSide) per side)"
+                ))
+        }
+        let mismatch = abs(w * picture.height - h * picture.width)
+        if fit == .exact, mismatch > max(picture.width, picture.height) {
+            throw DepthInputError(
+                file: source.file(0), frame: 0,
+                .size(
+                    "the map is \(w)×\(h) but the picture is \(picture.width)×\(picture.height), another aspect ratio; resize it, or give --disparity-fit stretch to stretch it over the picture"
+                ))
+        }
+    }
+
     /// Reads and checks frame `index`: its picture (decoded, same size as frame 0) and its
-    /// disparity map (inside the declared range). Errors name the file.
+    /// disparity map (inside the stored range). Errors name the file and frame.
     static func loadFrame(
-        _ index: Int, _ request: PackRequest, first: PixelImage?
+        _ index: Int, _ context: FrameContext, raw: RawDepthFrame?, first: PixelImage?
     ) throws(FormatError)
-        -> (CinematicWriter.PictureInput?, DisparityMap)
+        -> LoadedFrame
     {
+        let request = context.request
         var picture: CinematicWriter.PictureInput?
         if case .frames(let sequence, let codec, _) = request.pictures, let first {
             let path = sequence.paths[index]
@@ -169,10 +253,23 @@ public enum Packer {
                 do { picture = .image(try rgb8(loaded.image)) } catch { throw FormatError("\(path): \(error.message)") }
             }
         }
-        let path = request.disparity.paths[index]
-        let map = try loadDisparity(path, request)
-        do { _ = try map.codes(request.disparityRange) } catch { throw FormatError("\(path): \(error.message)") }
-        return (picture, map)
+        let source = context.source
+        let file = source.file(index)
+        do throws(DepthInputError) {
+            let frame: RawDepthFrame
+            if let raw { frame = raw } else { frame = try source.read(index) }
+            let working = try context.converter.working(frame, file: file, index: index)
+            let map = DisparityMap(width: frame.width, height: frame.height, values: context.plan.diopters(working, frame: index))
+            do { _ = try map.codes(context.plan.range) } catch {
+                throw DepthInputError(file: file, frame: index, .value(error.message))
+            }
+            // spec/format.md §5 codes already: kept exactly (a float round trip is exact only for
+            // ranges not much narrower than their minimum).
+            let exact = context.converter.options.kind == .disparity && frame.integerMaximum == 65535
+            return (picture, map, exact ? frame.values.map { UInt16($0) } : nil)
+        } catch {
+            throw FormatError(error.description)
+        }
     }
 
     static func loadPicture(_ path: String) throws(FormatError) -> (bytes: [UInt8], image: PixelImage) {
@@ -190,24 +287,6 @@ public enum Packer {
         guard image.layout == .rgb else { throw FormatError("raw video needs RGB frames, not \(image.layout)") }
         if image.bitDepth == 8 { return image }
         do { return try image.converted(toBitDepth: 8) } catch { throw FormatError("\(error)") }
-    }
-
-    static func loadDisparity(_ path: String, _ request: PackRequest) throws(FormatError) -> DisparityMap {
-        let bytes = try readFile(path)
-        switch request.disparityFormat {
-        case .pfm:
-            return try PFM.read(bytes, name: path)
-        case .png16:
-            let image: PixelImage
-            do { image = try PNGDecoder.decode(bytes) } catch { throw FormatError("\(path): \(error)") }
-            guard image.layout == .gray, let codes = image.samples16 else {
-                throw FormatError(
-                    "\(path): a png16 disparity map must be a 16-bit greyscale PNG (this one is \(image.bitDepth)-bit \(image.layout))")
-            }
-            let q = request.disparityRange
-            let span = q.maximum - q.minimum
-            return DisparityMap(width: image.width, height: image.height, values: codes.map { q.minimum + Float($0) / 65535 * span })
-        }
     }
 
     static func readFile(_ path: String) throws(FormatError) -> [UInt8] {
@@ -233,17 +312,21 @@ public enum Packer {
     }
 }
 
+/// One loaded frame: the picture, the map in diopters, and, for 16-bit PNG disparity (codes on the
+/// stored range already), those codes, stored as they are.
+typealias LoadedFrame = (picture: CinematicWriter.PictureInput?, map: DisparityMap, codes: [UInt16]?)
+
 /// Results of a parallel batch of frame loads, filled from worker threads.
 final class LoadedBatch: @unchecked Sendable {
-    private var slots: [Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>?]
+    private var slots: [Result<LoadedFrame, FormatError>?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: Result<(CinematicWriter.PictureInput?, DisparityMap), FormatError>) {
+    func set(_ i: Int, _ value: Result<LoadedFrame, FormatError>) {
         lock.lock()
         slots[i] = value
         lock.unlock()
     }
-    func get(_ i: Int) throws(FormatError) -> (CinematicWriter.PictureInput?, DisparityMap) {
+    func get(_ i: Int) throws(FormatError) -> LoadedFrame {
         lock.lock()
         defer { lock.unlock() }
         guard let slot = slots[i] else { throw FormatError("internal: frame slot \(i) empty") }

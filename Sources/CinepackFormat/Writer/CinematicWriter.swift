@@ -67,6 +67,9 @@ public struct CinematicWriterConfiguration: Sendable {
     public var pictureFilter: PNGFilterStrategy = .adaptive
     /// Whole boxes to put in `moov/udta` (e.g. the record of a render part, spec/farm.md).
     public var userData: [[UInt8]] = []
+    /// Extra movie-level metadata items (spec/format.md §7 keys of other names), e.g. how the
+    /// depth input was calibrated.
+    public var metadataItems: [MovieMetadataItem] = []
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -192,6 +195,14 @@ public final class CinematicWriter {
     }
 
     public func append(picture: PictureInput?, disparity map: DisparityMap?, metadata frame: FrameMetadata?) throws(FormatError) {
+        try append(picture: picture, disparity: map, codes: nil, metadata: frame)
+    }
+
+    /// `codes`, when given, are the map's 16-bit codes on the configured range (spec/format.md §5),
+    /// stored as they are instead of quantizing `map` again.
+    public func append(
+        picture: PictureInput?, disparity map: DisparityMap?, codes given: [UInt16]?, metadata frame: FrameMetadata?
+    ) throws(FormatError) {
         guard !finished else { throw FormatError("internal: append after finish") }
         let index = frames
         do {
@@ -236,7 +247,11 @@ public final class CinematicWriter {
                     throw FormatError("frame \(index): disparity map is \(map.width)×\(map.height), expected \(spec.width)×\(spec.height)")
                 }
                 let codes: [UInt16]
-                do { codes = try map.codes(spec.quantization) } catch { throw FormatError("frame \(index): \(error.message)") }
+                if let given, given.count == map.values.count {
+                    codes = given
+                } else {
+                    do { codes = try map.codes(spec.quantization) } catch { throw FormatError("frame \(index): \(error.message)") }
+                }
                 let image: PixelImage
                 do { image = try PixelImage(width: map.width, height: map.height, layout: .gray, samples: codes) } catch {
                     throw FormatError("frame \(index): \(error)")
@@ -470,7 +485,7 @@ public final class CinematicWriter {
             w.bytes(MovieHeaderBox(timescale: movieTimescale, duration: duration, nextTrackID: nextID).serialized())
             traks.forEach { w.bytes($0) }
             if configuration.isCinematic {
-                w.bytes(MovieParametersBox.serialized(configuration.parameters))
+                w.bytes(MovieParametersBox.serialized(configuration.parameters, preserving: configuration.metadataItems))
             }
             if configuration.isCinematic || !configuration.userData.isEmpty {
                 w.box("udta") { w in
