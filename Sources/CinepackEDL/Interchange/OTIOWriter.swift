@@ -84,11 +84,14 @@ enum OTIOWriter {
     enum FrameValue {
         case whole(Int64)
         case fraction(numerator: Int64, denominator: Int64)
+        /// Beyond `Int64` (extreme slow motion): OTIO's double is all there is anyway.
+        case approximate(Double)
 
         var json: InspectValue {
             switch self {
             case .whole(let n): .integer(n)
             case .fraction(let p, let q): p % q == 0 ? .integer(p / q) : .double(Double(p) / Double(q))
+            case .approximate(let x): .double(x)
             }
         }
     }
@@ -99,10 +102,13 @@ enum OTIOWriter {
         // OTIO convention (cmx_3600 adapter, Item.duration()): source_range starts at the first source
         // frame and lasts as long as the clip occupies the track; a LinearTimeWarp says how fast media
         // is consumed, so the media used is duration × time_scalar = the piece's source frames.
+        let (scaled, overflow) = piece.frames.multipliedReportingOverflow(by: piece.speed.denominator)
         let duration: FrameValue =
             piece.isUnitSpeed
             ? .whole(piece.frames)
-            : .fraction(numerator: piece.frames * piece.speed.denominator, denominator: piece.speed.numerator)
+            : overflow
+                ? .approximate(Double(piece.frames) * Double(piece.speed.denominator) / Double(piece.speed.numerator))
+                : .fraction(numerator: scaled, denominator: piece.speed.numerator)
         var effects = [cinematicEffect(plan)]
         if !piece.isUnitSpeed {
             effects.append(
@@ -115,7 +121,7 @@ enum OTIOWriter {
                     ("time_scalar", .double(Double(piece.speed.numerator) / Double(piece.speed.denominator))),
                 ]))
         }
-        let markers = plan.decisions.filter { piece.contains($0.frame) }.map { markerObject($0, plan) }
+        let markers = plan.decisions[plan.decisionIndices(in: piece.start..<piece.end)].map { markerObject($0, plan) }
         let metadata: InspectValue = .object([
             (
                 "cinepack",
