@@ -11,6 +11,9 @@ public struct RenderPlan: Sendable {
     public let script: FocusScript
     public let timeline: EditTimeline
     public let lens: LensModel
+    /// The f-number asked for (option, EDL or the movie's default); `lens.fNumber` is it clamped to
+    /// the movie's range.
+    public let requestedFNumber: Float
     /// Program frames to render, in order.
     public let outputFrames: Range<Int64>
 
@@ -32,10 +35,10 @@ public struct RenderPlan: Sendable {
         script = FocusScript(capture: capture, edl: edits.edl)
         do { timeline = try EditTimeline(edl: edits.edl) } catch { throw FormatError("\(movie.path): \(error)") }
         let p = movie.parameters
-        let fNumber = options.fNumber ?? edits.edl.fNumber ?? p.defaultFNumber
-        guard fNumber.isFinite, fNumber > 0 else { throw FormatError("f-number must be > 0 (got \(fNumber))") }
-        let focal = options.focalLength35mm ?? p.focalLength35mm
-        guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }
+        // One rule with `aperture` (LensRules): any f-number > 0 is taken and clamped to the movie's range.
+        requestedFNumber = options.fNumber ?? edits.edl.fNumber ?? p.defaultFNumber
+        let fNumber = LensRules.clampedFNumber(try LensRules.fNumber(Double(requestedFNumber)), for: p).applied
+        let focal = try LensRules.focalLength(Double(options.focalLength35mm ?? p.focalLength35mm))
         lens = LensModel(focalLength35mm: focal, fNumber: fNumber, width: movie.width)
         let total = timeline.outputFrameCount
         if let range = options.range {

@@ -14,18 +14,18 @@ struct ApertureCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(name: .customLong("f-number"), help: "The f-number, e.g. 2.8.") var fNumber: Float
+    @Option(name: .customLong("f-number"), parsing: .unconditional, help: "The f-number, e.g. 2.8.", transform: OptionValue.fNumber)
+    var fNumber: Float
     @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
     @Flag(help: "Print the result as JSON.") var json = false
 
     func validate() throws {
-        guard fNumber.isFinite, fNumber > 0 else { throw ValidationError("--f-number must be a positive number (got \(fNumber))") }
     }
 
     func run() throws {
         var edits = try MovieEdits.open(path: file)
         let p = edits.movie.parameters
-        let applied = min(max(fNumber, p.minFNumber), p.maxFNumber)
+        let applied = LensRules.clampedFNumber(fNumber, for: p).applied
         let previous = edits.edl.fNumber
         let (_, result) = try edits.edit("aperture f/\(applied)", dryRun: dryRun) { $0.fNumber = applied }
         let clampNote =

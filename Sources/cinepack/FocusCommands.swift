@@ -97,7 +97,7 @@ struct FocusCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).") var at: String?
+    @Option(parsing: .unconditional, help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).") var at: String?
     @Flag(help: "Machine-readable JSON.") var json = false
     @Flag(help: "CSV with a header line.") var csv = false
 
@@ -166,7 +166,7 @@ struct UnfocusCommand: ParsableCommand {
         discussion: "Examples: cinepack unfocus clip.mov --decision 2;  cinepack unfocus clip.mov --all-user")
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "The user decision to remove (its number in `cinepack decisions`).") var decision: Int?
+    @Option(parsing: .unconditional, help: "The user decision to remove (its number in `cinepack decisions`).") var decision: Int?
     @Flag(name: .customLong("all-user"), help: "Remove every user decision.") var allUser = false
     @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
 

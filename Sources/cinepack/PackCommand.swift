@@ -36,7 +36,9 @@ struct PackCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Disparity maps: a numbered sequence pattern.", valueName: "pattern"))
     var disparity: String
 
-    @Option(name: .customLong("disparity-range"), help: ArgumentHelp("Range of the disparities in diopters.", valueName: "min:max"))
+    @Option(
+        name: .customLong("disparity-range"), parsing: .unconditional,
+        help: ArgumentHelp("Range of the disparities in diopters.", valueName: "min:max"))
     var disparityRange: String
 
     @Option(name: .customLong("disparity-format"), help: "png16 (16-bit grey PNG over the range) or pfm (diopters).")
@@ -48,16 +50,18 @@ struct PackCommand: ParsableCommand {
     @Option(name: .customLong("detection-type"), help: "Detection type for CSV rows (face, head, torso, custom, …).")
     var detectionType: String?
 
-    @Option(help: "Frame rate of --frames: 30, 29.97, 30000/1001, …")
+    @Option(parsing: .unconditional, help: "Frame rate of --frames: 30, 29.97, 30000/1001, …")
     var fps: String = "30"
 
     @Option(name: .customLong("codec"), help: "Built-in codec for --frames: png (lossless) or raw.")
     var codec: String = "png"
 
-    @Option(name: .customLong("focal-length"), help: "35 mm-equivalent focal length in mm.")
+    @Option(
+        name: .customLong("focal-length"), parsing: .unconditional, help: "35 mm-equivalent focal length in mm (1…2000).",
+        transform: OptionValue.focalLength)
     var focalLength: Float = 26
 
-    @Option(name: .customLong("f-number"), help: "Default f-number of the movie.")
+    @Option(name: .customLong("f-number"), parsing: .unconditional, help: "Default f-number of the movie.", transform: OptionValue.fNumber)
     var fNumber: Float = 4.5
 
     @Option(help: ArgumentHelp("Copy the audio track of this MOV/MP4.", valueName: "file"))
@@ -75,8 +79,6 @@ struct PackCommand: ParsableCommand {
             throw ValidationError("--disparity-format must be png16 or pfm")
         }
         guard BuiltInVideoCodec(rawValue: codec) != nil else { throw ValidationError("--codec must be png or raw") }
-        guard focalLength > 0, focalLength.isFinite else { throw ValidationError("--focal-length must be > 0") }
-        guard fNumber > 0, fNumber.isFinite else { throw ValidationError("--f-number must be > 0") }
         // Checked here, not only in run(), so the usage line printed with the error is pack's.
         _ = try Arguments.disparityRange(disparityRange)
         guard FrameRate(parsing: fps) != nil else { throw ValidationError("--fps \(fps) is not a frame rate (30, 29.97, 30000/1001)") }
@@ -112,7 +114,7 @@ struct PackCommand: ParsableCommand {
 enum Arguments {
     static func disparityRange(_ text: String) throws -> DisparityQuantization {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let lo = Float(parts[0]), let hi = Float(parts[1]) else {
+        guard parts.count == 2, let lo = try? DecimalNumber.float(parts[0]), let hi = try? DecimalNumber.float(parts[1]) else {
             throw ValidationError("--disparity-range must be MIN:MAX in diopters, e.g. 0:4 (got \(text))")
         }
         let q = DisparityQuantization(minimum: lo, maximum: hi)

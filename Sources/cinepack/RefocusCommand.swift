@@ -24,10 +24,10 @@ struct RefocusCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "When focus arrives: 12.3s, 1:02.5, 00:00:12:09 or 369f.") var at: String
-    @Option(help: "Detection id to focus on.") var object: UInt32?
-    @Option(help: "Point X,Y: normalized (0…1) or pixels.") var point: String?
-    @Option(help: "Fixed focus plane, diopters.") var disparity: Float?
+    @Option(parsing: .unconditional, help: "When focus arrives: 12.3s, 1:02.5, 00:00:12:09 or 369f.") var at: String
+    @Option(parsing: .unconditional, help: "Detection id to focus on.") var object: UInt32?
+    @Option(parsing: .unconditional, help: "Point X,Y: normalized (0…1) or pixels.") var point: String?
+    @Option(parsing: .unconditional, help: "Fixed focus plane, diopters.", transform: OptionValue.float) var disparity: Float?
     @Flag(help: "With --object: follow the object's group.") var group = false
     @Flag(help: "With --point: a fixed plane at the point's disparity.") var fixed = false
     @Flag(help: "Strong: keep focus until the next user decision or until the subject is lost.") var strong = false
@@ -147,7 +147,7 @@ struct RefocusCommand: ParsableCommand {
 
     /// A point as normalized coordinates; values above 1 are pixels of the picture.
     static func point(_ text: String, width: Int, height: Int) throws -> (x: Float, y: Float) {
-        let parts = text.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { try? DecimalNumber.float($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let px = parts[0], let py = parts[1], px.isFinite, py.isFinite else {
             throw ValidationError("--point must be X,Y (normalized 0…1, or pixels), got \(text)")
         }

@@ -32,10 +32,16 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "A cinematic movie.") var file: String
     @Option(name: .shortAndLong, help: "The movie (or, with --at, the PNG) to write.") var output: String
     @Option(help: "preview (fast, softer small blur) or export (best).") var quality: String = "export"
-    @Option(help: "Program range A..B to render (e.g. 2s..5s).") var range: String?
-    @Option(help: "One still at this time instead of a movie.") var at: String?
-    @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
-    @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
+    @Option(parsing: .unconditional, help: "Program range A..B to render (e.g. 2s..5s).") var range: String?
+    @Option(parsing: .unconditional, help: "One still at this time instead of a movie.") var at: String?
+    @Option(
+        name: .customLong("f-number"), parsing: .unconditional, help: "Override the aperture (clamped to the movie's range).",
+        transform: OptionValue.fNumber)
+    var fNumber: Float?
+    @Option(
+        name: .customLong("focal-length"), parsing: .unconditional, help: "Override the 35 mm-equivalent focal length (1…2000 mm).",
+        transform: OptionValue.focalLength)
+    var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
@@ -43,8 +49,6 @@ struct RenderCommand: ParsableCommand {
     func validate() throws {
         guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
         guard ["png", "h264", "hevc"].contains(codec) else { throw ValidationError("--codec must be png, h264 or hevc") }
-        if let fNumber, !(fNumber.isFinite && fNumber > 0) { throw ValidationError("--f-number must be > 0 (got \(fNumber))") }
-        if let focalLength, !(focalLength.isFinite && focalLength > 0) { throw ValidationError("--focal-length must be > 0") }
         if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
         if let at { _ = try Arguments.time(at, option: "--at") }
         if let range { do { _ = try TimeRangeExpression(parsing: range) } catch { throw ValidationError("--range: \(error)") } }
@@ -152,9 +156,18 @@ struct RenderCommand: ParsableCommand {
             print(JSONText.encode(.object(fields), pretty: false))
         } else if let time {
             print(
-                "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber), \(quality)")
+                "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber)\(clampNote(plan)), \(quality)"
+            )
         } else {
-            print("wrote \(output): \(frames) frames, f/\(plan.lens.fNumber), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)")
+            print(
+                "wrote \(output): \(frames) frames, f/\(plan.lens.fNumber)\(clampNote(plan)), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)"
+            )
         }
+    }
+
+    func clampNote(_ plan: RenderPlan) -> String {
+        let p = plan.movie.parameters
+        return plan.requestedFNumber == plan.lens.fNumber
+            ? "" : " (f/\(plan.requestedFNumber) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)"
     }
 }

@@ -82,10 +82,10 @@ struct RetimeCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "The user decision to move (its number in `cinepack decisions`).") var decision: Int?
-    @Option(help: "Where it moves to.") var to: String?
-    @Option(help: "Offset for --range: +0.5s, -3f.") var shift: String?
-    @Option(help: "Source range A..B whose decisions shift.") var range: String?
+    @Option(parsing: .unconditional, help: "The user decision to move (its number in `cinepack decisions`).") var decision: Int?
+    @Option(parsing: .unconditional, help: "Where it moves to.") var to: String?
+    @Option(parsing: .unconditional, help: "Offset for --range: +0.5s, -3f.") var shift: String?
+    @Option(parsing: .unconditional, help: "Source range A..B whose decisions shift.") var range: String?
     @Flag(help: "Let a moved decision replace one already at that frame.") var replace = false
     @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
     @Flag(help: "Print the result as JSON.") var json = false
@@ -128,7 +128,7 @@ struct TrimCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "A source range A..B to keep (repeatable).") var keep: [String] = []
+    @Option(parsing: .unconditionalSingleValue, help: "A source range A..B to keep (repeatable).") var keep: [String] = []
     @Flag(help: "Keep the whole clip (remove the trim).") var all = false
     @Flag(name: .customLong("allow-repeats"), help: "Allow a range to overlap another (a shot used twice).") var allowRepeats = false
     @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
@@ -162,8 +162,8 @@ struct SpeedCommand: ParsableCommand {
             """)
 
     @Argument(help: "A cinematic movie.") var file: String
-    @Option(help: "Source range A..B.") var range: String
-    @Option(help: "Rate: N, N/D or a decimal such as 0.5.") var rate: String
+    @Option(parsing: .unconditional, help: "Source range A..B.") var range: String
+    @Option(parsing: .unconditional, help: "Rate: N, N/D or a decimal such as 0.5.") var rate: String
     @Flag(help: "Cut back speed segments this one overlaps.") var replace = false
     @Flag(name: .customLong("dry-run"), help: "Report what would change; write nothing.") var dryRun = false
     @Flag(help: "Print the result as JSON.") var json = false
