@@ -46,6 +46,18 @@ import Testing
         return r
     }
 
+    /// `count` 16×16 PNG frames in `f/` and 8×8 16-bit disparity maps in `d/`, numbered from 1.
+    static func writeFrames(_ dir: TemporaryDirectory, count: Int) throws {
+        try FileManager.default.createDirectory(atPath: dir.file("f"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir.file("d"), withIntermediateDirectories: true)
+        for n in 1...count {
+            let picture = try PixelImage(width: 16, height: 16, layout: .rgb, samples: [UInt8](repeating: 128, count: 16 * 16 * 3))
+            try Data(PNGEncoder.encode(picture)).write(to: URL(fileURLWithPath: dir.file(String(format: "f/%04d.png", n))))
+            let depth = try PixelImage(width: 8, height: 8, layout: .gray, samples: [UInt16](repeating: 30000, count: 64))
+            try Data(PNGEncoder.encode(depth)).write(to: URL(fileURLWithPath: dir.file(String(format: "d/%04d.png", n))))
+        }
+    }
+
     /// Every reading command on `movie`, none may crash.
     static func everyCommand(_ movie: String, _ dir: TemporaryDirectory) throws {
         try bounded(["inspect", movie])
@@ -134,14 +146,7 @@ import Testing
     @Test(arguments: ["1/10000000", "0.0000001", "1/2147483647", "2147483647", "2147483647/2147483646"])
     func packAtExtremeFrameRates(fps: String) throws {
         let dir = try Paths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: dir.file("f"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir.file("d"), withIntermediateDirectories: true)
-        for n in 1...2 {
-            let picture = try PixelImage(width: 16, height: 16, layout: .rgb, samples: [UInt8](repeating: 128, count: 16 * 16 * 3))
-            try Data(PNGEncoder.encode(picture)).write(to: URL(fileURLWithPath: dir.file(String(format: "f/%04d.png", n))))
-            let depth = try PixelImage(width: 8, height: 8, layout: .gray, samples: [UInt16](repeating: 30000, count: 64))
-            try Data(PNGEncoder.encode(depth)).write(to: URL(fileURLWithPath: dir.file(String(format: "d/%04d.png", n))))
-        }
+        try Self.writeFrames(dir, count: 2)
         let movie = dir.file("out.mov")
         try Self.bounded([
             "pack", "-o", movie, "--frames", dir.file("f/%04d.png"), "--disparity", dir.file("d/%04d.png"),
