@@ -139,4 +139,23 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: movie)) == Data(bytes))
     }
+
+    /// Inputs that once crashed a libFuzzer target (corpus/fuzz-crashers/, named after the target by
+    /// scripts/fuzz.sh) go back through that target's code: a result or an error, never a crash.
+    @Test func fuzzCrashersAreReplayed() {
+        for path in Paths.corpusFiles("fuzz-crashers") {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { continue }
+            let bytes = Array(data)
+            let name = (path as NSString).lastPathComponent
+            if name.hasPrefix("FuzzEDLReader") {
+                if let edl = try? EditDecisionList.parse(bytes, source: name) {
+                    #expect((try? EditDecisionList.parse(edl.xmlData(), source: name)) == edl, "\(name)")
+                }
+            } else if name.hasPrefix("FuzzMetadataDecoder") {
+                _ = try? FocusMetadataCodec.decode(bytes, keys: FocusMetadataKeyMap.writer, sampleIndex: 0)
+            } else if let movie = try? Movie.read(source: MemoryByteSource(bytes)) {
+                for track in movie.tracks { track.samples.forEach { _ in } }
+            }
+        }
+    }
 }
