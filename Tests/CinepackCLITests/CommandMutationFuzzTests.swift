@@ -11,7 +11,7 @@ import Testing
 @Suite struct CommandMutationFuzzTests {
     static let memoryBound = 1 << 30
     static let timeBound = 20.0
-    static let cases = 0..<24
+    static let cases = 0..<16
 
     /// The clean movie and where its interesting bytes are, made once.
     struct Seed {
