@@ -15,12 +15,37 @@ enum OTIOWriter {
     /// Version of the `metadata["cinepack"]` layout below; bumped when its meaning changes.
     static let metadataVersion = 1
 
+    /// The document as text, each clip encoded on its own and written in place: a timeline of 300 000
+    /// clips never exists as one value tree (which took 5 GB), only as its output bytes.
     static func write(_ plan: TimelinePlan) -> [UInt8] {
-        Array((JSONText.encode(document(plan), pretty: true) + "\n").utf8)
+        guard !plan.pieces.isEmpty else { return Array((JSONText.encode(document(plan, clips: []), pretty: true) + "\n").utf8) }
+        // Everything but the clips, with one marker object where they go.
+        let marker = InspectValue.object([("cinepack-clips", .null)])
+        let text = JSONText.encode(document(plan, clips: [marker]), pretty: true) + "\n"
+        guard let field = text.range(of: #""cinepack-clips": null"#) else { preconditionFailure("the marker is in the document") }
+        // The marker's field is indented one level deeper than the marker, which sits at level `level`.
+        let fieldLine = text[..<field.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        let level = text.distance(from: fieldLine, to: field.lowerBound) / 2 - 1
+        let markerText = JSONText.encode(marker, pretty: true, indent: level)
+        // The marker opens with "{" and a newline just before its field's line.
+        let markerStart = text.index(fieldLine, offsetBy: -2)
+        let at = markerStart..<text.index(markerStart, offsetBy: markerText.count)
+        precondition(text[at] == markerText, "the marker is in the document")
+        var out = Array(text[..<at.lowerBound].utf8)
+        let separator = Array(("," + "\n" + String(repeating: "  ", count: level)).utf8)
+        for (index, piece) in plan.pieces.enumerated() {
+            if index > 0 { out += separator }
+            out += JSONText.encode(clipObject(plan, piece, index: index), pretty: true, indent: level).utf8
+        }
+        out += text[at.upperBound...].utf8
+        return out
     }
 
     static func document(_ plan: TimelinePlan) -> InspectValue {
-        let clips = plan.pieces.enumerated().map { clipObject(plan, $0.element, index: $0.offset) }
+        document(plan, clips: plan.pieces.enumerated().map { clipObject(plan, $0.element, index: $0.offset) })
+    }
+
+    static func document(_ plan: TimelinePlan, clips: [InspectValue]) -> InspectValue {
         let videoTrack = item(
             track, name: "V1", sourceRange: .null, effects: [], markers: [],
             extra: [
