@@ -140,9 +140,8 @@ struct ExportTimelineCommand: ParsableCommand {
     func run() throws {
         let edits = try MovieEdits.open(path: file)
         let url = TimelineExport.fileURL(forPath: file, relativeTo: FileManager.default.currentDirectoryPath)
-        let data = try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url)
         let writer = try AtomicFileWriter(path: output)
-        try writer.write(data)
+        try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url, to: writer)
         try writer.commit()
         print("wrote \(output): \(format), \(edits.edl.decisions.count) user decisions")
     }

@@ -15,10 +15,24 @@ enum OTIOWriter {
     /// Version of the `metadata["cinepack"]` layout below; bumped when its meaning changes.
     static let metadataVersion = 1
 
-    /// The document as text, each clip encoded on its own and written in place: a timeline of 300 000
-    /// clips never exists as one value tree (which took 5 GB), only as its output bytes.
     static func write(_ plan: TimelinePlan) -> [UInt8] {
-        guard !plan.pieces.isEmpty else { return Array((JSONText.encode(document(plan, clips: []), pretty: true) + "\n").utf8) }
+        var out: [UInt8] = []
+        do {
+            try write(plan) { (piece: [UInt8]) throws(FormatError) in out += piece }
+        } catch {
+            preconditionFailure("collecting bytes cannot fail")
+        }
+        return out
+    }
+
+    /// The document as text, handed to `emit` in pieces of about 1 MiB, each clip encoded on its own:
+    /// a timeline of 300 000 clips (767 MB of JSON) never exists as one value tree (which took 5 GB),
+    /// nor, written to a file, as one string.
+    static func write(_ plan: TimelinePlan, emit: ([UInt8]) throws(FormatError) -> Void) throws(FormatError) {
+        guard !plan.pieces.isEmpty else {
+            try emit(Array((JSONText.encode(document(plan, clips: []), pretty: true) + "\n").utf8))
+            return
+        }
         // Everything but the clips, with one marker object where they go.
         let marker = InspectValue.object([("cinepack-clips", .null)])
         let text = JSONText.encode(document(plan, clips: [marker]), pretty: true) + "\n"
@@ -31,14 +45,18 @@ enum OTIOWriter {
         let markerStart = text.index(fieldLine, offsetBy: -2)
         let at = markerStart..<text.index(markerStart, offsetBy: markerText.count)
         precondition(text[at] == markerText, "the marker is in the document")
-        var out = Array(text[..<at.lowerBound].utf8)
+        var buffer = Array(text[..<at.lowerBound].utf8)
         let separator = Array(("," + "\n" + String(repeating: "  ", count: level)).utf8)
         for (index, piece) in plan.pieces.enumerated() {
-            if index > 0 { out += separator }
-            out += JSONText.encode(clipObject(plan, piece, index: index), pretty: true, indent: level).utf8
+            if index > 0 { buffer += separator }
+            buffer += JSONText.encode(clipObject(plan, piece, index: index), pretty: true, indent: level).utf8
+            if buffer.count >= 1 << 20 {
+                try emit(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
-        out += text[at.upperBound...].utf8
-        return out
+        buffer += text[at.upperBound...].utf8
+        try emit(buffer)
     }
 
     static func document(_ plan: TimelinePlan) -> InspectValue {

@@ -1,3 +1,4 @@
+import CinepackContainer
 import CinepackFormat
 import CinepackTime
 
@@ -28,6 +29,21 @@ public enum TimelineExport {
         switch format {
         case .otio: try otio(movie: movie, edl: edl, mediaURL: mediaURL)
         case .fcpxml: try fcpxml(movie: movie, edl: edl, mediaURL: mediaURL)
+        }
+    }
+
+    /// The export written into `writer` as it is made (an OTIO timeline of many clips is large; it is
+    /// never held whole in memory). The caller commits or abandons the writer.
+    public static func export(
+        _ format: Format, movie: CinematicMovie, edl: EditDecisionList, mediaURL: String, to writer: AtomicFileWriter
+    ) throws(FormatError) {
+        let plan = try TimelinePlan(movie: movie, edl: edl, mediaURL: mediaURL)
+        func emit(_ bytes: [UInt8]) throws(FormatError) {
+            do { try writer.write(bytes) } catch { throw FormatError.from(error, file: writer.path) }
+        }
+        switch format {
+        case .otio: try OTIOWriter.write(plan, emit: emit)
+        case .fcpxml: try emit(FCPXMLWriter.write(plan))
         }
     }
 
