@@ -17,6 +17,9 @@ public struct RenderPlan: Sendable {
     public let fixedFNumber: Float?
     /// The captured f-number of each source frame, nil where the frame has none.
     private let capturedFNumbers: [Float?]
+    /// The f-number this render asked for (its option, else the EDL's aperture) before clamping to
+    /// the movie's range; nil when frames take their captured f-numbers.
+    public let requestedFNumber: Float?
     /// Program frames to render, in order.
     public private(set) var outputFrames: Range<Int64>
     public let overlay: FocusOverlay?
@@ -50,14 +53,16 @@ public struct RenderPlan: Sendable {
         do { timeline = try EditTimeline(edl: edl) } catch { throw FormatError("\(movie.path): \(error)") }
         let p = movie.parameters
         // Precedence (spec/format.md §7): this render's option, the EDL's aperture, the frame's
-        // captured f-number, the movie default.
-        fixedFNumber = options.fNumber ?? edl.fNumber
-        capturedFNumbers = capture.frames.map(\.fNumber)
-        if let fNumber = fixedFNumber, !(fNumber.isFinite && fNumber > 0) {
-            throw FormatError("f-number must be > 0 (got \(fNumber))")
+        // captured f-number, the movie default. One rule with `aperture` (LensRules): any f-number
+        // > 0 is taken and clamped to the movie's range.
+        requestedFNumber = options.fNumber ?? edl.fNumber
+        if let requested = requestedFNumber {
+            fixedFNumber = LensRules.clampedFNumber(try LensRules.fNumber(Double(requested)), for: p).applied
+        } else {
+            fixedFNumber = nil
         }
-        let focal = options.focalLength35mm ?? p.focalLength35mm
-        guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }
+        capturedFNumbers = capture.frames.map(\.fNumber)
+        let focal = try LensRules.focalLength(Double(options.focalLength35mm ?? p.focalLength35mm))
         overlay = options.overlay
         let total = timeline.outputFrameCount
         if let range = options.range {

@@ -21,7 +21,7 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The movie to write.")
     var output: String = "demo.mov"
 
-    @Option(help: "Length in seconds.")
+    @Option(parsing: .unconditional, help: "Length in seconds.", transform: OptionValue.double)
     var seconds: Double = 6
 
     @Option(help: "Picture size WIDTHxHEIGHT (even numbers).")

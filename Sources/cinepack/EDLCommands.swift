@@ -157,8 +157,9 @@ struct ExportTimelineCommand: ParsableCommand {
         let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let url = TimelineExport.fileURL(forPath: file, relativeTo: FileManager.default.currentDirectoryPath)
-        let data = try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url)
-        try target.write(data)
+        let writer = try AtomicFileWriter(target: target)
+        try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url, to: writer)
+        try writer.commit()
         print("wrote \(output): \(format), \(edits.edl.decisions.count) user decisions")
     }
 }

@@ -14,13 +14,10 @@ struct ApertureCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(name: .customLong("f-number"), help: "The f-number, e.g. 2.8.") var fNumber: Float
+    @Option(name: .customLong("f-number"), parsing: .unconditional, help: "The f-number, e.g. 2.8.", transform: OptionValue.fNumber)
+    var fNumber: Float
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var output: JSONOption
-
-    func validate() throws {
-        guard fNumber.isFinite, fNumber > 0 else { throw ValidationError("--f-number must be a positive number (got \(fNumber))") }
-    }
 
     func run() throws {
         let file = document.file

@@ -24,7 +24,7 @@ struct ExtractCommand: ParsableCommand {
     @Argument(help: "A cinematic movie.")
     var file: String
 
-    @Option(help: "Time of the frame: 2.5s, 1:02.5, 00:00:02:15 or 75f.")
+    @Option(parsing: .unconditional, help: "Time of the frame: 2.5s, 1:02.5, 00:00:02:15 or 75f.")
     var at: String
 
     @Option(help: "video or disparity.")

@@ -82,7 +82,8 @@ struct FocusCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).", transform: TimeArgument.init(parsing:))
+    @Option(
+        parsing: .unconditional, help: "Only the frame at this time (12.3s, 369f, 00:00:12:09).", transform: TimeArgument.init(parsing:))
     var at: TimeArgument?
     @OptionGroup var output: JSONOption
     @Flag(help: "CSV with a header line.") var csv = false
@@ -148,7 +149,7 @@ struct UnfocusCommand: ParsableCommand {
         discussion: "Examples: cinepack unfocus clip.mov --decision 2;  cinepack unfocus clip.mov --all-user")
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "The user decision to remove (its number in `cinepack decisions`).") var decision: Int?
+    @Option(parsing: .unconditional, help: "The user decision to remove (its number in `cinepack decisions`).") var decision: Int?
     @Flag(name: .customLong("all-user"), help: "Remove every user decision.") var allUser = false
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var output: JSONOption

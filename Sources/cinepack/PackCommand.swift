@@ -54,7 +54,7 @@ struct PackCommand: ParsableCommand {
     var relativeDisparity: String?
 
     @Option(
-        name: .customLong("disparity-range"),
+        name: .customLong("disparity-range"), parsing: .unconditional,
         help: ArgumentHelp("Range stored in the file, in diopters, or auto (from the data, with a margin).", valueName: "min:max|auto"))
     var disparityRange: String = "auto"
 
@@ -95,16 +95,18 @@ struct PackCommand: ParsableCommand {
     @Option(name: .customLong("detection-type"), help: "Detection type for CSV rows (face, head, torso, custom, …).")
     var detectionType: String?
 
-    @Option(help: "Frame rate of --frames: 30, 29.97, 30000/1001, …")
+    @Option(parsing: .unconditional, help: "Frame rate of --frames: 30, 29.97, 30000/1001, …")
     var fps: String = "30"
 
     @Option(name: .customLong("codec"), help: "Built-in codec for --frames: png (lossless) or raw.")
     var codec: String = "png"
 
-    @Option(name: .customLong("focal-length"), help: "35 mm-equivalent focal length in mm.")
+    @Option(
+        name: .customLong("focal-length"), parsing: .unconditional, help: "35 mm-equivalent focal length in mm (1…2000).",
+        transform: OptionValue.focalLength)
     var focalLength: Float = 26
 
-    @Option(name: .customLong("f-number"), help: "Default f-number of the movie.")
+    @Option(name: .customLong("f-number"), parsing: .unconditional, help: "Default f-number of the movie.", transform: OptionValue.fNumber)
     var fNumber: Float = 4.5
 
     @Option(help: ArgumentHelp("Copy the audio track of this MOV/MP4.", valueName: "file"))
@@ -131,8 +133,6 @@ struct PackCommand: ParsableCommand {
         }
         if let depthScale, !(depthScale.isFinite && depthScale > 0) { throw ValidationError("--depth-scale must be > 0") }
         guard BuiltInVideoCodec(rawValue: codec) != nil else { throw ValidationError("--codec must be png or raw") }
-        guard focalLength > 0, focalLength.isFinite else { throw ValidationError("--focal-length must be > 0") }
-        guard fNumber > 0, fNumber.isFinite else { throw ValidationError("--f-number must be > 0") }
         // Checked here, not only in run(), so the usage line printed with the error is pack's.
         if disparityRange != "auto" { _ = try Arguments.disparityRange(disparityRange) }
         _ = try depthOptions()
@@ -202,7 +202,7 @@ struct PackCommand: ParsableCommand {
 enum Arguments {
     static func disparityRange(_ text: String) throws -> DisparityQuantization {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let lo = Float(parts[0]), let hi = Float(parts[1]) else {
+        guard parts.count == 2, let lo = try? DecimalNumber.float(parts[0]), let hi = try? DecimalNumber.float(parts[1]) else {
             throw ValidationError("--disparity-range must be MIN:MAX in diopters, e.g. 0:4 (got \(text))")
         }
         let q = DisparityQuantization(minimum: lo, maximum: hi)

@@ -24,11 +24,13 @@ struct RefocusCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "When focus arrives: 12.3s, 1:02.5, 00:00:12:09 or 369f.", transform: TimeArgument.init(parsing:))
+    @Option(
+        parsing: .unconditional, help: "When focus arrives: 12.3s, 1:02.5, 00:00:12:09 or 369f.", transform: TimeArgument.init(parsing:))
     var at: TimeArgument
-    @Option(help: "Detection id to focus on.") var object: UInt32?
-    @Option(help: "Point X,Y: normalized (0…1) or pixels.", transform: PointArgument.init(parsing:)) var point: PointArgument?
-    @Option(help: "Fixed focus plane, diopters.") var disparity: Float?
+    @Option(parsing: .unconditional, help: "Detection id to focus on.") var object: UInt32?
+    @Option(parsing: .unconditional, help: "Point X,Y: normalized (0…1) or pixels.", transform: PointArgument.init(parsing:)) var point:
+        PointArgument?
+    @Option(parsing: .unconditional, help: "Fixed focus plane, diopters.", transform: OptionValue.float) var disparity: Float?
     @Flag(help: "With --object: follow the object's group.") var group = false
     @Flag(help: "With --point: a fixed plane at the point's disparity.") var fixed = false
     @Flag(help: "Strong: keep focus until the next user decision or until the subject is lost.") var strong = false

@@ -43,10 +43,16 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "A cinematic movie.") var file: String
     @Option(name: .shortAndLong, help: "The movie (or, with --at, the PNG) to write.") var output: String
     @Option(help: "preview (fast, softer small blur) or export (best).") var quality: String = "export"
-    @Option(help: "Program range A..B to render (e.g. 2s..5s).") var range: String?
-    @Option(help: "One still at this time instead of a movie.") var at: String?
-    @Option(name: .customLong("f-number"), help: "Override the aperture.") var fNumber: Float?
-    @Option(name: .customLong("focal-length"), help: "Override the 35 mm-equivalent focal length (mm).") var focalLength: Float?
+    @Option(parsing: .unconditional, help: "Program range A..B to render (e.g. 2s..5s).") var range: String?
+    @Option(parsing: .unconditional, help: "One still at this time instead of a movie.") var at: String?
+    @Option(
+        name: .customLong("f-number"), parsing: .unconditional, help: "Override the aperture (clamped to the movie's range).",
+        transform: OptionValue.fNumber)
+    var fNumber: Float?
+    @Option(
+        name: .customLong("focal-length"), parsing: .unconditional, help: "Override the 35 mm-equivalent focal length (1…2000 mm).",
+        transform: OptionValue.focalLength)
+    var focalLength: Float?
     @Option(help: "png, h264 or hevc.") var codec: String = "png"
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
@@ -69,8 +75,6 @@ struct RenderCommand: ParsableCommand {
             _ = try shard.map(ShardPlan.parseShard)
             _ = try frames.map(ShardPlan.parseFrames)
         } catch { throw ValidationError(error.description) }
-        if let fNumber, !(fNumber.isFinite && fNumber > 0) { throw ValidationError("--f-number must be > 0 (got \(fNumber))") }
-        if let focalLength, !(focalLength.isFinite && focalLength > 0) { throw ValidationError("--focal-length must be > 0") }
         if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
         if let at { _ = try Arguments.time(at, option: "--at") }
         if let range { do { _ = try TimeRangeExpression(parsing: range) } catch { throw ValidationError("--range: \(error)") } }
@@ -201,14 +205,23 @@ struct RenderCommand: ParsableCommand {
             print(JSONText.encode(.object(fields), pretty: false))
         } else if let time {
             print(
-                "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber), \(quality)")
+                "wrote \(output): frame \(first) at \(time.formattedSeconds()), focus \(focus ?? 0) D, f/\(plan.lens.fNumber)\(clampNote(plan)), \(quality)"
+            )
         } else if let part {
             let shard = part.shardCount > 0 ? " (shard \(part.shardIndex)/\(part.shardCount))" : ""
             print(
                 "wrote \(output): program frames \(part.frames.lowerBound)..\(part.frames.upperBound)\(shard), \(frames) frames, \(quality), \(codec)"
             )
         } else {
-            print("wrote \(output): \(frames) frames, f/\(plan.lens.fNumber), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)")
+            print(
+                "wrote \(output): \(frames) frames, f/\(plan.lens.fNumber)\(clampNote(plan)), \(plan.lens.focalLength35mm) mm, \(quality), \(codec)"
+            )
         }
+    }
+
+    func clampNote(_ plan: RenderPlan) -> String {
+        let p = plan.movie.parameters
+        guard let requested = plan.requestedFNumber, requested != plan.fixedFNumber else { return "" }
+        return " (f/\(requested) is outside this movie's range f/\(p.minFNumber)…f/\(p.maxFNumber); clamped)"
     }
 }

@@ -54,10 +54,12 @@ struct RetimeCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "The user decision to move (its number in `cinepack decisions`).") var decision: Int?
-    @Option(help: "Where it moves to.", transform: TimeArgument.init(parsing:)) var to: TimeArgument?
-    @Option(help: "Offset for --range: +0.5s, -3f.", transform: TimeOffsetArgument.init(parsing:)) var shift: TimeOffsetArgument?
-    @Option(help: "Source range A..B whose decisions shift.", transform: TimeRangeArgument.init(parsing:)) var range: TimeRangeArgument?
+    @Option(parsing: .unconditional, help: "The user decision to move (its number in `cinepack decisions`).") var decision: Int?
+    @Option(parsing: .unconditional, help: "Where it moves to.", transform: TimeArgument.init(parsing:)) var to: TimeArgument?
+    @Option(parsing: .unconditional, help: "Offset for --range: +0.5s, -3f.", transform: TimeOffsetArgument.init(parsing:)) var shift:
+        TimeOffsetArgument?
+    @Option(parsing: .unconditional, help: "Source range A..B whose decisions shift.", transform: TimeRangeArgument.init(parsing:))
+    var range: TimeRangeArgument?
     @Flag(help: "Let a moved decision replace one already at that frame.") var replace = false
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var output: JSONOption
@@ -93,7 +95,8 @@ struct TrimCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "A source range A..B to keep (repeatable).", transform: TimeRangeArgument.init(parsing:))
+    @Option(
+        parsing: .unconditionalSingleValue, help: "A source range A..B to keep (repeatable).", transform: TimeRangeArgument.init(parsing:))
     var keep: [TimeRangeArgument] = []
     @Flag(help: "Keep the whole clip (remove the trim).") var all = false
     @Flag(name: .customLong("allow-repeats"), help: "Allow a range to overlap another (a shot used twice).") var allowRepeats = false
@@ -124,8 +127,9 @@ struct SpeedCommand: ParsableCommand {
             """)
 
     @OptionGroup var document: DocumentOptions
-    @Option(help: "Source range A..B.", transform: TimeRangeArgument.init(parsing:)) var range: TimeRangeArgument
-    @Option(help: "Rate: N, N/D or a decimal such as 0.5.", transform: RateArgument.init(parsing:)) var rate: RateArgument
+    @Option(parsing: .unconditional, help: "Source range A..B.", transform: TimeRangeArgument.init(parsing:)) var range: TimeRangeArgument
+    @Option(parsing: .unconditional, help: "Rate: N, N/D or a decimal such as 0.5.", transform: RateArgument.init(parsing:)) var rate:
+        RateArgument
     @Flag(help: "Cut back speed segments this one overlaps.") var replace = false
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var output: JSONOption

@@ -371,6 +371,9 @@ import Testing
         ("x,1,10,10,20,20,1\n", "tracks.csv:1: column 1 (frame) is \"x\", not a finite number"),
         ("1,1,nan,10,20,20,1\n", "tracks.csv:1: column 3 (x) is \"nan\", not a finite number"),
         ("1,1,10,inf,20,20,1\n", "tracks.csv:1: column 4 (y) is \"inf\", not a finite number"),
+        // Decimal only: Swift's Double(_:) would read these as 16 and 8.
+        ("1,0x10,10,10,20,20,1\n", "tracks.csv:1: column 2 (id) is \"0x10\", not a finite number"),
+        ("1,1,0x1p3,10,20,20,1\n", "tracks.csv:1: column 3 (x) is \"0x1p3\", not a finite number"),
         ("1,0,10,10,20,20,1\n", "tracks.csv:1: id 0 is not a track id ≥ 1"),
         ("1,1,10,10,0,20,1\n", "tracks.csv:1: box size 0.0×20.0 must be positive"),
         ("1,1,10,10,20,-5,1\n", "tracks.csv:1: box size 20.0×-5.0 must be positive"),

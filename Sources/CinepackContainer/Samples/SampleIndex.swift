@@ -39,6 +39,9 @@ public struct SampleIndex: Sendable {
     var chunkOffsets: [UInt64] = []
     var constantSize: UInt32 = 0
     var sizes: [UInt32] = []
+    /// `sizePrefix[i]` = bytes of samples `0..<i` (variable sizes only), so a sample's place in its chunk
+    /// costs O(1) however many samples the chunk claims (a hostile `stsc` puts them all in one).
+    var sizePrefix: [Int64] = []
     /// Sorted 0-based sync sample indices; nil when every sample is a sync sample.
     var syncSamples: [Int]?
     /// Fragmented tracks: explicit samples from `trun` boxes.
@@ -71,7 +74,7 @@ public struct SampleIndex: Sendable {
         if constantSize != 0 {
             offset &+= Int64(index - firstInChunk) &* Int64(constantSize)
         } else {
-            for i in firstInChunk..<index { offset &+= Int64(sizes[i]) }
+            offset &+= sizePrefix[index] &- sizePrefix[firstInChunk]
         }
         return SampleInfo(
             index: index, decodeTime: decode, compositionTime: composition, duration: run.delta,
@@ -115,8 +118,10 @@ public struct SampleIndex: Sendable {
         for (r, chunkRun) in chunkRuns.enumerated() {
             let lastChunk = r + 1 < chunkRuns.count ? chunkRuns[r + 1].firstChunk : chunkRun.firstChunk + chunkRun.chunkCount
             for chunk in chunkRun.firstChunk..<lastChunk {
+                // The table may claim more samples than stsz has (up to 2^32 per chunk): stop at the last.
+                guard index < count else { return }
                 var offset = Int64(clamping: chunkOffsets[chunk])
-                for _ in 0..<chunkRun.samplesPerChunk where index < count {
+                for _ in 0..<min(chunkRun.samplesPerChunk, count - index) {
                     let timeRun = timeRuns[Self.lastIndex(in: timeRuns, where: { $0.firstSample <= index })]
                     let decode = timeRun.firstTime + Int64(index - timeRun.firstSample) * timeRun.delta
                     while cttsRun + 1 < compositionRuns.count && compositionRuns[cttsRun + 1].firstSample <= index { cttsRun += 1 }

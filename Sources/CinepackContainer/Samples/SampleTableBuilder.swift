@@ -60,6 +60,11 @@ extension SampleIndex {
         // Sizes.
         index.constantSize = stsz.constantSize
         index.sizes = stsz.sizes
+        if stsz.constantSize == 0 {
+            var prefix = [Int64](repeating: 0, count: stsz.sizes.count + 1)
+            for (i, size) in stsz.sizes.enumerated() { prefix[i + 1] = prefix[i] + Int64(size) }
+            index.sizePrefix = prefix
+        }
         // At most 2^32 samples of 2^32 bytes: the product can pass 2^63, the sum of a table cannot.
         let (bytes, overflow) =
             stsz.constantSize != 0

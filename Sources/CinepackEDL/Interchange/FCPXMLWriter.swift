@@ -50,7 +50,7 @@ enum FCPXMLWriter {
                     ("format", formatID), ("tcFormat", "NDF"),
                 ])
             xml.empty("adjust-cinematic", [("enabled", "1"), ("aperture", InterchangeText.decimalText(plan.fNumber))])
-            for d in plan.decisions where range.contains(d.frame) {
+            for d in plan.decisions[plan.decisionIndices(in: range)] {
                 xml.empty(
                     "marker",
                     [

@@ -16,11 +16,54 @@ enum OTIOWriter {
     static let metadataVersion = 1
 
     static func write(_ plan: TimelinePlan) -> [UInt8] {
-        Array((JSONText.encode(document(plan), pretty: true) + "\n").utf8)
+        var out: [UInt8] = []
+        do {
+            try write(plan) { (piece: [UInt8]) throws(FormatError) in out += piece }
+        } catch {
+            preconditionFailure("collecting bytes cannot fail")
+        }
+        return out
+    }
+
+    /// The document as text, handed to `emit` in pieces of about 1 MiB, each clip encoded on its own:
+    /// a timeline of 300 000 clips (767 MB of JSON) never exists as one value tree (which took 5 GB),
+    /// nor, written to a file, as one string.
+    static func write(_ plan: TimelinePlan, emit: ([UInt8]) throws(FormatError) -> Void) throws(FormatError) {
+        guard !plan.pieces.isEmpty else {
+            try emit(Array((JSONText.encode(document(plan, clips: []), pretty: true) + "\n").utf8))
+            return
+        }
+        // Everything but the clips, with one marker object where they go.
+        let marker = InspectValue.object([("cinepack-clips", .null)])
+        let text = JSONText.encode(document(plan, clips: [marker]), pretty: true) + "\n"
+        guard let field = text.range(of: #""cinepack-clips": null"#) else { preconditionFailure("the marker is in the document") }
+        // The marker's field is indented one level deeper than the marker, which sits at level `level`.
+        let fieldLine = text[..<field.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        let level = text.distance(from: fieldLine, to: field.lowerBound) / 2 - 1
+        let markerText = JSONText.encode(marker, pretty: true, indent: level)
+        // The marker opens with "{" and a newline just before its field's line.
+        let markerStart = text.index(fieldLine, offsetBy: -2)
+        let at = markerStart..<text.index(markerStart, offsetBy: markerText.count)
+        precondition(text[at] == markerText, "the marker is in the document")
+        var buffer = Array(text[..<at.lowerBound].utf8)
+        let separator = Array(("," + "\n" + String(repeating: "  ", count: level)).utf8)
+        for (index, piece) in plan.pieces.enumerated() {
+            if index > 0 { buffer += separator }
+            buffer += JSONText.encode(clipObject(plan, piece, index: index), pretty: true, indent: level).utf8
+            if buffer.count >= 1 << 20 {
+                try emit(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        buffer += text[at.upperBound...].utf8
+        try emit(buffer)
     }
 
     static func document(_ plan: TimelinePlan) -> InspectValue {
-        let clips = plan.pieces.enumerated().map { clipObject(plan, $0.element, index: $0.offset) }
+        document(plan, clips: plan.pieces.enumerated().map { clipObject(plan, $0.element, index: $0.offset) })
+    }
+
+    static func document(_ plan: TimelinePlan, clips: [InspectValue]) -> InspectValue {
         let videoTrack = item(
             track, name: "V1", sourceRange: .null, effects: [], markers: [],
             extra: [
@@ -84,11 +127,14 @@ enum OTIOWriter {
     enum FrameValue {
         case whole(Int64)
         case fraction(numerator: Int64, denominator: Int64)
+        /// Beyond `Int64` (extreme slow motion): OTIO's double is all there is anyway.
+        case approximate(Double)
 
         var json: InspectValue {
             switch self {
             case .whole(let n): .integer(n)
             case .fraction(let p, let q): p % q == 0 ? .integer(p / q) : .double(Double(p) / Double(q))
+            case .approximate(let x): .double(x)
             }
         }
     }
@@ -99,10 +145,13 @@ enum OTIOWriter {
         // OTIO convention (cmx_3600 adapter, Item.duration()): source_range starts at the first source
         // frame and lasts as long as the clip occupies the track; a LinearTimeWarp says how fast media
         // is consumed, so the media used is duration × time_scalar = the piece's source frames.
+        let (scaled, overflow) = piece.frames.multipliedReportingOverflow(by: piece.speed.denominator)
         let duration: FrameValue =
             piece.isUnitSpeed
             ? .whole(piece.frames)
-            : .fraction(numerator: piece.frames * piece.speed.denominator, denominator: piece.speed.numerator)
+            : overflow
+                ? .approximate(Double(piece.frames) * Double(piece.speed.denominator) / Double(piece.speed.numerator))
+                : .fraction(numerator: scaled, denominator: piece.speed.numerator)
         var effects = [cinematicEffect(plan)]
         if !piece.isUnitSpeed {
             effects.append(
@@ -115,7 +164,7 @@ enum OTIOWriter {
                     ("time_scalar", .double(Double(piece.speed.numerator) / Double(piece.speed.denominator))),
                 ]))
         }
-        let markers = plan.decisions.filter { piece.contains($0.frame) }.map { markerObject($0, plan) }
+        let markers = plan.decisions[plan.decisionIndices(in: piece.start..<piece.end)].map { markerObject($0, plan) }
         let metadata: InspectValue = .object([
             (
                 "cinepack",

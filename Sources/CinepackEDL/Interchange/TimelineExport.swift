@@ -1,3 +1,4 @@
+import CinepackContainer
 import CinepackFormat
 import CinepackTime
 
@@ -28,6 +29,21 @@ public enum TimelineExport {
         switch format {
         case .otio: try otio(movie: movie, edl: edl, mediaURL: mediaURL)
         case .fcpxml: try fcpxml(movie: movie, edl: edl, mediaURL: mediaURL)
+        }
+    }
+
+    /// The export written into `writer` as it is made (an OTIO timeline of many clips is large; it is
+    /// never held whole in memory). The caller commits or abandons the writer.
+    public static func export(
+        _ format: Format, movie: CinematicMovie, edl: EditDecisionList, mediaURL: String, to writer: AtomicFileWriter
+    ) throws(FormatError) {
+        let plan = try TimelinePlan(movie: movie, edl: edl, mediaURL: mediaURL)
+        func emit(_ bytes: [UInt8]) throws(FormatError) {
+            do { try writer.write(bytes) } catch { throw FormatError.from(error, file: writer.path) }
+        }
+        switch format {
+        case .otio: try OTIOWriter.write(plan, emit: emit)
+        case .fcpxml: try emit(FCPXMLWriter.write(plan))
         }
     }
 
@@ -116,7 +132,27 @@ struct TimelinePlan {
 
     /// Decisions no kept range shows (trimmed away): they get no marker and are counted in the summary.
     var omittedDecisions: Int {
-        decisions.filter { d in !keptRanges.contains { $0.contains(d.frame) } }.count
+        // Mark each decision a kept range holds; ranges may overlap, so count each decision once.
+        var shown = [Bool](repeating: false, count: decisions.count)
+        for range in keptRanges {
+            for i in decisionIndices(in: range) { shown[i] = true }
+        }
+        return shown.count { !$0 }
+    }
+
+    /// The indices of `decisions` (in frame order) on frames of `range`, found by binary search so an
+    /// export stays linear in the EDL's size.
+    func decisionIndices(in range: Range<Int64>) -> Range<Int> {
+        func firstIndex(atOrAfter frame: Int64) -> Int {
+            var lo = 0
+            var hi = decisions.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if decisions[mid].frame < frame { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        return firstIndex(atOrAfter: range.lowerBound)..<firstIndex(atOrAfter: range.upperBound)
     }
 
     init(movie: CinematicMovie, edl: EditDecisionList, mediaURL: String) throws(FormatError) {
@@ -180,44 +216,33 @@ struct TimelinePlan {
                 < ($1.element.frame, $1.element.origin == .captured ? 0 : 1, $1.offset)
         }.map(\.element)
 
-        // Trims and speed bounds are snapped to frame starts (ties to the earlier frame, DESIGN §2):
-        // both formats cut on frames.
-        let grid = FrameGrid(rate: rate, frameCount: frameCount)
-        func frame(_ t: MediaTime) throws(FormatError) -> Int64 {
-            guard let s = grid.checkedSnap(t) else { throw FormatError("time \(t) cannot be placed on the \(rate) fps frame grid") }
-            return min(max(s.frame, 0), frameCount)
+        // The program is the one every command plays (spec/retime.md §1): bounds on frame starts, speed
+        // segments in order, every time exact; an EDL that `validate` accepts always has one.
+        guard frameCount > 0 else {
+            keptRanges = []
+            pieces = []
+            return
         }
+        let program: EditTimeline
+        do {
+            program = try EditTimeline(
+                sourceRanges: edl.sourceRanges, speedSegments: edl.speedSegments, grid: FrameGrid(rate: rate, frameCount: frameCount))
+        } catch {
+            throw FormatError(error.message)
+        }
+        pieces = program.pieces.map {
+            TimelinePiece(
+                start: $0.startFrame, end: $0.endFrame, speed: ($0.rateNumerator, $0.rateDenominator), rangeIndex: $0.rangeIndex)
+        }
+        // A kept range's pieces are consecutive and cover it.
         var kept: [Range<Int64>] = []
-        if edl.sourceRanges.isEmpty {
-            kept = frameCount > 0 ? [0..<frameCount] : []
-        } else {
-            for range in edl.sourceRanges {
-                let a = try frame(range.start), b = try frame(range.end)
-                if b > a { kept.append(a..<b) }
+        for (i, piece) in pieces.enumerated() {
+            if i > 0, pieces[i - 1].rangeIndex == piece.rangeIndex {
+                kept[kept.count - 1] = kept[kept.count - 1].lowerBound..<piece.end
+            } else {
+                kept.append(piece.start..<piece.end)
             }
         }
         keptRanges = kept
-
-        var speeds: [(range: Range<Int64>, speed: (Int64, Int64))] = []
-        for segment in edl.speedSegments {
-            let a = try frame(segment.start), b = try frame(segment.end)
-            guard b > a, segment.rateNumerator > 0, segment.rateDenominator > 0 else { continue }
-            speeds.append((a..<b, (segment.rateNumerator, segment.rateDenominator)))
-        }
-        var pieces: [TimelinePiece] = []
-        for (index, range) in kept.enumerated() {
-            // Cut the range wherever a speed segment starts or ends inside it.
-            var cuts = Set([range.lowerBound, range.upperBound])
-            for s in speeds {
-                for bound in [s.range.lowerBound, s.range.upperBound] where range.contains(bound) { cuts.insert(bound) }
-            }
-            let sorted = cuts.sorted()
-            for (a, b) in zip(sorted, sorted.dropFirst()) {
-                // The first segment covering the piece wins if segments overlap (the EDL should not have that).
-                let speed = speeds.first { $0.range.contains(a) }?.speed ?? (1, 1)
-                pieces.append(TimelinePiece(start: a, end: b, speed: speed, rangeIndex: index))
-            }
-        }
-        self.pieces = pieces
     }
 }

@@ -18,6 +18,8 @@ public struct EDLError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let doctype = Kind(rawValue: "doctype")
         /// Elements nested deeper than the limit.
         public static let tooDeep = Kind(rawValue: "too-deep")
+        /// An element with more attributes (namespace declarations included) than the limit.
+        public static let tooManyAttributes = Kind(rawValue: "too-many-attributes")
         /// The root is not `<edl>` in namespace `urn:cinepack:edl:1`.
         public static let notAnEDL = Kind(rawValue: "not-an-edl")
         /// An EDL version this reader does not know.
@@ -85,6 +87,12 @@ public struct EDLError: Error, Equatable, Sendable, CustomStringConvertible {
         EDLError(
             .tooDeep, source: source, line: line, column: column,
             message: "elements are nested more than \(limit) deep (spec/edl.md §2)")
+    }
+
+    public static func tooManyAttributes(source: String, line: Int?, column: Int?, limit: Int) -> EDLError {
+        EDLError(
+            .tooManyAttributes, source: source, line: line, column: column,
+            message: "an element has more than \(limit) attributes (namespace declarations included; spec/edl.md §2)")
     }
 
     public static func notAnEDL(source: String, line: Int?, column: Int?, _ detail: String) -> EDLError {

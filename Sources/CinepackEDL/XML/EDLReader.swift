@@ -13,7 +13,7 @@ extension EditDecisionList {
             let document = try SafeXML.parse(data, source: source)
             try checkRoot(document)
             let reader = EDLTreeReader(document: document)
-            let problems = try SafeXML.validate(document, schema: relaxNGSchema)
+            let problems = try SafeXML.validate(document, schema: relaxNGSchema, opaque: EDLTreeReader.foreignElements(of: document))
             if !problems.isEmpty {
                 // libxml2's RELAX NG messages are terse and sometimes point at the wrong place; our
                 // reader checks the same grammar and says precisely what is wrong. Its verdict is
@@ -523,6 +523,33 @@ struct EDLTreeReader {
                 throw rangeError(f, "<\(f.qualifiedName)> cannot be put in canonical form (is a namespace URI relative?) (spec/edl.md §9)")
             }
             result.append((text, document.offset(of: f)))
+        }
+        return result
+    }
+
+    /// The element children of every `<extensions>` in the EDL namespace (the root's and history
+    /// steps'), found without entering foreign content.
+    static func foreignElements(of document: SafeXMLDocument) -> [xmlNodePtr] {
+        var result: [xmlNodePtr] = []
+        guard let root = xmlDocGetRootElement(document.pointer) else { return result }
+        func isOurs(_ node: xmlNodePtr) -> Bool {
+            guard let ns = node.pointee.ns, let href = ns.pointee.href else { return false }
+            return String(cString: href) == Self.ns
+        }
+        var stack: [xmlNodePtr] = [root]
+        while let node = stack.popLast() {
+            let isExtensions = String(cString: node.pointee.name) == "extensions"
+            var child = node.pointee.children
+            while let c = child {
+                if c.pointee.type == XML_ELEMENT_NODE {
+                    if isExtensions {
+                        if !isOurs(c) { result.append(c) }
+                    } else if isOurs(c) {
+                        stack.append(c)
+                    }
+                }
+                child = c.pointee.next
+            }
         }
         return result
     }

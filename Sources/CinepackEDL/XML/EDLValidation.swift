@@ -268,6 +268,15 @@ struct EDLRules {
                     )
                 }
             }
+            // Every command plays the program (export, plot, render), so it must be exact (spec/retime.md §1).
+            if !edl.sourceRanges.isEmpty || !edl.speedSegments.isEmpty {
+                do {
+                    _ = try EditTimeline(sourceRanges: edl.sourceRanges, speedSegments: edl.speedSegments, grid: g)
+                } catch {
+                    let where_ = locate(at(p.speeds, 0) ?? at(p.ranges, 0))
+                    throw .invalid(source: source, line: where_.line, column: where_.column, "\(prefix)\(error.message)")
+                }
+            }
         }
 
         // §8: undo steps, then redo steps.

@@ -128,8 +128,18 @@ public enum FocusPlot {
         return magnitude * 10
     }
 
-    static func f(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
-    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(Double(Int((v * 100).rounded())) / 100) }
+    /// `v` to `places` decimals. Any finite disparity is accepted (1e19 D, Float.greatestFiniteMagnitude):
+    /// beyond what `Int` holds the number is written in exponent form, which SVG reads too.
+    static func rounded(_ v: Double, places: Double) -> String {
+        guard v.isFinite else { return "0" }
+        let scaled = (v * places).rounded()
+        guard abs(scaled) < 1e15 else { return String(v) }
+        return String(Double(Int(scaled)) / places)
+    }
+    static func f(_ v: Double) -> String { rounded(v, places: 10) }
+    static func fmt(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : rounded(v, places: 100)
+    }
     static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
             of: ">", with: "&gt;")

@@ -1,14 +1,6 @@
 import CinepackEDL
 import CinepackTime
 
-/// Why a retiming edit was refused. The message says what, where (the EDL's parts are counted from 1,
-/// as in spec/edl.md §11) and which clause of spec/retime.md.
-public struct RetimeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A user decision that no kept range shows (spec/retime.md §2): it stays in the EDL, is reported,
 /// and is inactive for output (the focus of the program ignores it) until a trim shows its frame again.
 public struct InactiveDecision: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The JSON detections file of spec/detections.md §2, read with JSONSerialization and checked
-/// field by field. Every error names the file, the frame (or frame entry), the detection and the
+/// The JSON detections file of spec/detections.md §2, read in one pass (`JSONReader`, entry by
+/// entry) and checked field by field. Every error names the file, the frame (or frame entry), the detection and the
 /// field.
 public enum DetectionsJSON {
     /// The only version of the format.
@@ -35,91 +35,26 @@ private struct Parser {
 
     func fail(_ message: String) -> InputError { InputError(file: file, frame: frame, location: location, message: message) }
 
+    var frames: [FrameInput] = []
+    var entryOfFrame: [Int: Int] = [:]
+    // Targets are checked against every id the file lists (a subject may be out of frame
+    // in the frame that names it): (frame, "focus"/"decision", target) to check at the end.
+    var detectionIDs: Set<UInt32> = []
+    var groupIDs: Set<UInt32> = []
+    var targets: [(frame: Int, field: String, target: FocusTarget)] = []
+
     mutating func parse(_ data: Data) throws(InputError) -> [FrameInput] {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error.localizedDescription)"
-            throw fail("not valid JSON: \(detail)")
+        frames = [FrameInput](repeating: FrameInput(), count: frameCount)
+        let result: Result<Void, InputError> = data.withUnsafeBytes { raw in
+            var reader = JSONReader(raw)
+            do throws(InputError) {
+                try top(&reader)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
-        let top = try object(root, "the top level")
-        try onlyKnown(top, ["version", "frames"])
-        guard let versionValue = top["version"] else { throw fail("\"version\" is missing; write \"version\": 1") }
-        let version = try integer(versionValue, q("version"), in: Int64.min...Int64.max)
-        guard version == Int64(DetectionsJSON.version) else {
-            throw fail("\"version\" \(version) is not supported; this cinepack reads version \(DetectionsJSON.version)")
-        }
-        guard let framesValue = top["frames"] else { throw fail("\"frames\" is missing") }
-        guard let entries = framesValue as? [Any] else { throw fail("\"frames\" must be an array, not \(describe(framesValue))") }
-
-        var frames = [FrameInput](repeating: FrameInput(), count: frameCount)
-        var entryOfFrame: [Int: Int] = [:]
-        // Targets are checked against every id the file lists (a subject may be out of frame
-        // in the frame that names it): (frame, "focus"/"decision", target) to check at the end.
-        var detectionIDs: Set<UInt32> = []
-        var groupIDs: Set<UInt32> = []
-        var targets: [(frame: Int, field: String, target: FocusTarget)] = []
-
-        for (entryIndex, entry) in entries.enumerated() {
-            location = "frame entry \(entryIndex + 1)"
-            frame = nil
-            let object = try self.object(entry, "a frame entry")
-            try onlyKnown(object, ["frame", "detections", "focus", "decision", "f_number", "scene"])
-            guard let frameValue = object["frame"] else { throw fail("\"frame\" is missing") }
-            let index = Int(try integer(frameValue, q("frame"), in: Int64.min...Int64.max))
-            guard index >= 0 else { throw fail("\"frame\" \(index) is negative; frames are numbered from 0") }
-            guard index < frameCount else {
-                throw fail("\"frame\" \(index) is beyond the clip, which has \(frameCount) frames (0…\(frameCount - 1))")
-            }
-            if let earlier = entryOfFrame[index] {
-                throw fail("frame \(index) is listed twice (frame entries \(earlier + 1) and \(entryIndex + 1))")
-            }
-            entryOfFrame[index] = entryIndex
-            location = "frame \(index)"
-            frame = index
-
-            var result = FrameInput()
-            if let list = object["detections"] {
-                guard let detections = list as? [Any] else { throw fail("\"detections\" must be an array, not \(describe(list))") }
-                guard detections.count <= FocusMetadataCodec.maxDetections else {
-                    throw fail("\(detections.count) detections, more than the \(FocusMetadataCodec.maxDetections) a frame can hold")
-                }
-                var seen: [UInt32: Int] = [:]
-                for (i, value) in detections.enumerated() {
-                    location = "frame \(index), detection \(i + 1)"
-                    let detection = try self.detection(value)
-                    if let other = seen[detection.id] {
-                        throw fail("\"id\" \(detection.id) is used twice in this frame (detections \(other + 1) and \(i + 1))")
-                    }
-                    seen[detection.id] = i
-                    detectionIDs.insert(detection.id)
-                    if detection.groupID != 0 { groupIDs.insert(detection.groupID) }
-                    result.detections.append(detection)
-                }
-            }
-            if let value = object["focus"] {
-                location = "frame \(index), focus"
-                let focus = try self.focus(value)
-                targets.append((index, "focus", focus.target))
-                result.focus = focus
-            }
-            if let value = object["decision"] {
-                location = "frame \(index), decision"
-                let decision = try self.decision(value)
-                targets.append((index, "decision", decision.target))
-                result.decision = decision
-            }
-            location = "frame \(index)"
-            if let value = object["f_number"] {
-                let f = try float(value, q("f_number"))
-                guard f > 0 else { throw fail("\"f_number\" must be > 0 (got \(f))") }
-                result.fNumber = f
-            }
-            if let value = object["scene"] {
-                result.scene = try scene(value)
-            }
-            frames[index] = result
-        }
-
+        try result.get()
         for (index, field, target) in targets {
             location = "frame \(index), \(field)"
             frame = index
@@ -133,6 +68,127 @@ private struct Parser {
             }
         }
         return frames
+    }
+
+    /// The top-level object, with `"frames"` read one entry at a time.
+    mutating func top(_ reader: inout JSONReader) throws(InputError) {
+        func syntax(_ error: JSONReader.Failure) -> InputError {
+            InputError(file: file, message: "not valid JSON: \(error.message) at byte \(error.offset)")
+        }
+        do {
+            guard reader.peek() == UInt8(ascii: "{") else {
+                let value = try reader.value()
+                throw fail("the top level must be an object, not \(describe(value))")
+            }
+            try reader.expect(UInt8(ascii: "{"))
+            var sawVersion = false, sawFrames = false, first = true
+            while try reader.another(UInt8(ascii: "}"), first: first) {
+                first = false
+                let key = try reader.string()
+                try reader.expect(UInt8(ascii: ":"))
+                switch key {
+                case "version":
+                    try version(try reader.value())
+                    sawVersion = true
+                case "frames":
+                    guard reader.peek() == UInt8(ascii: "[") else {
+                        let value = try reader.value()
+                        throw fail("\"frames\" must be an array, not \(describe(value))")
+                    }
+                    try reader.expect(UInt8(ascii: "["))
+                    var entryIndex = 0
+                    while try reader.another(UInt8(ascii: "]"), first: entryIndex == 0) {
+                        let value = try reader.value(depth: 2)
+                        try entry(value, entryIndex)
+                        entryIndex += 1
+                    }
+                    location = nil
+                    frame = nil
+                    sawFrames = true
+                default:
+                    throw fail("unknown field \"\(key.prefix(40))\" (known here: \"frames\", \"version\")")
+                }
+            }
+            reader.skipSpace()
+            guard reader.atEnd else { throw reader.fail("more after the top-level object") }
+            guard sawVersion else { throw fail("\"version\" is missing; write \"version\": 1") }
+            guard sawFrames else { throw fail("\"frames\" is missing") }
+        } catch let error as JSONReader.Failure {
+            throw syntax(error)
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError(file: file, message: "\(error)")
+        }
+    }
+
+    func version(_ value: Any) throws(InputError) {
+        let version = try integer(value, q("version"), in: Int64.min...Int64.max)
+        guard version == Int64(DetectionsJSON.version) else {
+            throw fail("\"version\" \(version) is not supported; this cinepack reads version \(DetectionsJSON.version)")
+        }
+    }
+
+    /// One frame entry, checked and stored as soon as it is read.
+    mutating func entry(_ entry: Any, _ entryIndex: Int) throws(InputError) {
+        location = "frame entry \(entryIndex + 1)"
+        frame = nil
+        let object = try self.object(entry, "a frame entry")
+        try onlyKnown(object, ["frame", "detections", "focus", "decision", "f_number", "scene"])
+        guard let frameValue = object["frame"] else { throw fail("\"frame\" is missing") }
+        let index = Int(try integer(frameValue, q("frame"), in: Int64.min...Int64.max))
+        guard index >= 0 else { throw fail("\"frame\" \(index) is negative; frames are numbered from 0") }
+        guard index < frameCount else {
+            throw fail("\"frame\" \(index) is beyond the clip, which has \(frameCount) frames (0…\(frameCount - 1))")
+        }
+        if let earlier = entryOfFrame[index] {
+            throw fail("frame \(index) is listed twice (frame entries \(earlier + 1) and \(entryIndex + 1))")
+        }
+        entryOfFrame[index] = entryIndex
+        location = "frame \(index)"
+        frame = index
+
+        var result = FrameInput()
+        if let list = object["detections"] {
+            guard let detections = list as? [Any] else { throw fail("\"detections\" must be an array, not \(describe(list))") }
+            guard detections.count <= FocusMetadataCodec.maxDetections else {
+                throw fail("\(detections.count) detections, more than the \(FocusMetadataCodec.maxDetections) a frame can hold")
+            }
+            var seen: [UInt32: Int] = [:]
+            for (i, value) in detections.enumerated() {
+                location = "frame \(index), detection \(i + 1)"
+                let detection = try self.detection(value)
+                if let other = seen[detection.id] {
+                    throw fail("\"id\" \(detection.id) is used twice in this frame (detections \(other + 1) and \(i + 1))")
+                }
+                seen[detection.id] = i
+                detectionIDs.insert(detection.id)
+                if detection.groupID != 0 { groupIDs.insert(detection.groupID) }
+                result.detections.append(detection)
+            }
+        }
+        if let value = object["focus"] {
+            location = "frame \(index), focus"
+            let focus = try self.focus(value)
+            targets.append((index, "focus", focus.target))
+            result.focus = focus
+        }
+        if let value = object["decision"] {
+            location = "frame \(index), decision"
+            let decision = try self.decision(value)
+            targets.append((index, "decision", decision.target))
+            result.decision = decision
+        }
+        location = "frame \(index)"
+        if let value = object["f_number"] {
+            let f = try float(value, q("f_number"))
+            guard f > 0 else { throw fail("\"f_number\" must be > 0 (got \(f))") }
+            result.fNumber = f
+        }
+        if let value = object["scene"] {
+            result.scene = try scene(value)
+        }
+        frames[index] = result
     }
 
     // MARK: Objects of the format
@@ -165,7 +221,7 @@ private struct Parser {
         if let name = value as? String {
             guard let type = DetectionType(name: name) else {
                 let names = DetectionType.named.map { "\"\($0.0)\"" }.joined(separator: ", ")
-                throw fail("\"type\" \"\(name)\" is not a detection type; use one of \(names) or a number 1…65535")
+                throw fail("\"type\" \"\(name.prefix(40))\" is not a detection type; use one of \(names) or a number 1…65535")
             }
             return type
         }
@@ -287,7 +343,7 @@ private struct Parser {
         }
     }
 
-    /// JSONSerialization gives NSNumber for numbers and booleans alike; booleans have type "c".
+    /// Numbers and booleans are both NSNumber (as JSONSerialization gives them); booleans have type "c".
     private func isBoolean(_ number: NSNumber) -> Bool { String(cString: number.objCType) == "c" }
 
     /// `label` is how the value is named in messages, e.g. `"rect" x`.

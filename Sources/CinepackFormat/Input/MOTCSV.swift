@@ -1,3 +1,4 @@
+import CinepackTime
 import Foundation
 
 /// Tracker output in the MOT challenge layout (spec/detections.md §3): one box per line,
@@ -50,7 +51,8 @@ public enum MOTCSV {
                 throw fail("\(fields.count) columns; a MOT line has at least frame,id,x,y,w,h")
             }
             func number(_ column: Int, _ name: String) throws(InputError) -> Double {
-                guard let value = Double(fields[column]), value.isFinite else {
+                // Decimal only: `0x10` is not an id, `inf` not a coordinate.
+                guard let value = try? DecimalNumber.double(fields[column]) else {
                     throw fail("column \(column + 1) (\(name)) is \"\(fields[column].prefix(40))\", not a finite number")
                 }
                 return value

@@ -320,10 +320,14 @@ public final class CinematicWriter {
 
     // MARK: - Internals
 
-    /// A timescale of at least 600 in which the frame duration is whole: N·k / D·k for rate N/D.
+    /// A timescale in which the frame duration is whole: N·k / D·k for rate N/D, with k making the
+    /// timescale at least 600 when both still fit in 31 bits (the timescale as `MediaTime` holds it; the
+    /// frame duration as readers that take the sample delta as signed, ffmpeg among them, read it).
+    /// k = 1 always fits: both parts of a rate are ≤ 2³¹−1 (spec/format.md §2).
     static func timescale(for rate: FrameRate) -> (UInt32, UInt32) {
         let n = UInt32(clamping: rate.frames), d = UInt32(clamping: rate.seconds)
-        let k = max(1, (600 + n - 1) / max(n, 1))
+        let wanted = (600 + n - 1) / max(n, 1)
+        let k = max(1, min(wanted, UInt32(Int32.max) / max(n, 1), UInt32(Int32.max) / max(d, 1)))
         return (n * k, d * k)
     }
 

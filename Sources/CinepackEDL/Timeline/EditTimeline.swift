@@ -1,4 +1,3 @@
-import CinepackEDL
 import CinepackTime
 
 /// The program an EDL's trims and speed changes make of the source clip (spec/retime.md §1): kept
@@ -28,16 +27,16 @@ public struct EditTimeline: Sendable, Equatable {
     }
 
     /// The same piece with exact values.
-    struct ExactPiece: Sendable, Equatable {
-        var rangeIndex: Int
-        var startFrame: Int64
-        var endFrame: Int64
-        var sourceStart: ExactRatio
-        var sourceEnd: ExactRatio
+    package struct ExactPiece: Sendable, Equatable {
+        package var rangeIndex: Int
+        package var startFrame: Int64
+        package var endFrame: Int64
+        package var sourceStart: ExactRatio
+        package var sourceEnd: ExactRatio
         /// Source seconds per output second.
-        var rate: ExactRatio
-        var outputStart: ExactRatio
-        var outputEnd: ExactRatio
+        package var rate: ExactRatio
+        package var outputStart: ExactRatio
+        package var outputEnd: ExactRatio
 
         func output(ofSource s: ExactRatio) -> ExactRatio? {
             guard let d = s.subtracting(sourceStart), let o = d.divided(by: rate) else { return nil }
@@ -62,12 +61,12 @@ public struct EditTimeline: Sendable, Equatable {
     /// The program's frames: the source rate, from 0, `ceil(outputDuration / frameDuration)` frames.
     public let outputGrid: FrameGrid
 
-    let exact: [ExactPiece]
-    let frameDuration: ExactRatio
-    let gridStart: ExactRatio
-    let exactOutputDuration: ExactRatio
+    package let exact: [ExactPiece]
+    package let frameDuration: ExactRatio
+    package let gridStart: ExactRatio
+    package let exactOutputDuration: ExactRatio
     /// Timescale output times are written in when it holds them exactly (the grid's frame timescale).
-    let preferredTimescale: Int32
+    package let preferredTimescale: Int32
 
     public var outputFrameCount: Int64 { outputGrid.frameCount ?? 0 }
 
@@ -120,16 +119,31 @@ public struct EditTimeline: Sendable, Equatable {
         }
 
         var exact: [ExactPiece] = []
+        var segments: [SpeedSegment?] = []
+        let speedFrames = speeds.map(\.frames)
         var position = ExactRatio.zero
         for (index, frames) in rangeFrames.enumerated() {
-            // Cut the range wherever a speed segment starts or ends inside it.
-            var cuts: Set<Int64> = [frames.lowerBound, frames.upperBound]
-            for s in speeds {
-                for bound in [s.frames.lowerBound, s.frames.upperBound] where frames.contains(bound) { cuts.insert(bound) }
+            // Cut the range wherever a speed segment starts or ends inside it. Segments are sorted and
+            // disjoint (checked above), so only those from the first one ending after the range's start
+            // can cut it: found by binary search, the work stays linear in the EDL's size.
+            var cuts: [(frame: Int64, segment: Int?)] = []
+            var a = frames.lowerBound
+            var k = EditTimeline.firstSpeed(endingAfter: a, in: speedFrames)
+            while a < frames.upperBound {
+                if k < speeds.count, speeds[k].frames.lowerBound <= a {
+                    let b = min(speeds[k].frames.upperBound, frames.upperBound)
+                    cuts.append((a, k))
+                    a = b
+                    k += 1
+                } else {
+                    cuts.append((a, nil))
+                    a = k < speeds.count ? min(speeds[k].frames.lowerBound, frames.upperBound) : frames.upperBound
+                }
             }
-            let sorted = cuts.sorted()
-            for (a, b) in zip(sorted, sorted.dropFirst()) {
-                let rate = speeds.first { $0.frames.contains(a) }?.rate ?? .one
+            cuts.append((frames.upperBound, nil))
+            for (cut, next) in zip(cuts, cuts.dropFirst()) {
+                let (a, b) = (cut.frame, next.frame)
+                let rate = cut.segment.map { speeds[$0].rate } ?? .one
                 guard let sa = EditTimeline.time(ofFrame: a, start: gridStart, frameDuration: frameDuration),
                     let sb = EditTimeline.time(ofFrame: b, start: gridStart, frameDuration: frameDuration),
                     let length = sb.subtracting(sa)?.divided(by: rate), let end = position.adding(length)
@@ -142,6 +156,7 @@ public struct EditTimeline: Sendable, Equatable {
                     ExactPiece(
                         rangeIndex: index, startFrame: a, endFrame: b, sourceStart: sa, sourceEnd: sb, rate: rate,
                         outputStart: position, outputEnd: end))
+                segments.append(cut.segment.map { speeds[$0].segment })
                 position = end
             }
         }
@@ -149,8 +164,7 @@ public struct EditTimeline: Sendable, Equatable {
         exactOutputDuration = position
 
         var pieces: [Piece] = []
-        for p in exact {
-            let segment = speeds.first { $0.frames.contains(p.startFrame) }?.segment
+        for (p, segment) in zip(exact, segments) {
             guard let os = p.outputStart.mediaTime(preferring: preferredTimescale),
                 let oe = p.outputEnd.mediaTime(preferring: preferredTimescale),
                 let ss = p.sourceStart.mediaTime(preferring: preferredTimescale),
@@ -176,8 +190,19 @@ public struct EditTimeline: Sendable, Equatable {
         outputGrid = FrameGrid(rate: grid.rate, frameCount: frames)
     }
 
+    /// The index of the first of `sorted` (ascending, disjoint) whose end is after `frame`; `count` if none.
+    static func firstSpeed(endingAfter frame: Int64, in sorted: [Range<Int64>]) -> Int {
+        var lo = 0
+        var hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid].upperBound <= frame { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// The frames `[start, end)` spans; both must be frame starts inside the clip and `start < end`.
-    static func frames(of start: MediaTime, _ end: MediaTime, grid: FrameGrid, what: String) throws(RetimeError) -> Range<Int64> {
+    package static func frames(of start: MediaTime, _ end: MediaTime, grid: FrameGrid, what: String) throws(RetimeError) -> Range<Int64> {
         let a = try frame(of: start, grid: grid, what: what)
         let b = try frame(of: end, grid: grid, what: what)
         guard a < b else { throw RetimeError("\(what): start \(start) is not before end \(end) (spec/retime.md §1)") }
@@ -190,7 +215,7 @@ public struct EditTimeline: Sendable, Equatable {
     }
 
     /// The frame `t` starts, or an error naming the nearest frame when `t` is not a frame start.
-    static func frame(of t: MediaTime, grid: FrameGrid, what: String) throws(RetimeError) -> Int64 {
+    package static func frame(of t: MediaTime, grid: FrameGrid, what: String) throws(RetimeError) -> Int64 {
         guard let snap = grid.checkedSnap(t) else { throw RetimeError("\(what): time \(t) is far outside the media (spec/retime.md §1)") }
         guard snap.wasExact else {
             throw RetimeError(
@@ -200,21 +225,21 @@ public struct EditTimeline: Sendable, Equatable {
         return snap.frame
     }
 
-    static func time(ofFrame n: Int64, start: ExactRatio, frameDuration: ExactRatio) -> ExactRatio? {
+    package static func time(ofFrame n: Int64, start: ExactRatio, frameDuration: ExactRatio) -> ExactRatio? {
         guard let offset = frameDuration.multiplied(by: ExactRatio(n)) else { return nil }
         return start.adding(offset)
     }
 
-    func sourceTime(ofFrame n: Int64) -> ExactRatio? {
+    package func sourceTime(ofFrame n: Int64) -> ExactRatio? {
         EditTimeline.time(ofFrame: n, start: gridStart, frameDuration: frameDuration)
     }
 
     /// The source frame containing `s` (floor).
-    func sourceFrame(containing s: ExactRatio) -> Int64? {
+    package func sourceFrame(containing s: ExactRatio) -> Int64? {
         s.subtracting(gridStart)?.divided(by: frameDuration)?.floor
     }
 
-    func time(_ r: ExactRatio) -> MediaTime? { r.mediaTime(preferring: preferredTimescale) }
+    package func time(_ r: ExactRatio) -> MediaTime? { r.mediaTime(preferring: preferredTimescale) }
 
     // MARK: Source → output
 
@@ -259,7 +284,7 @@ public struct EditTimeline: Sendable, Equatable {
     // MARK: Output → source
 
     /// The piece playing at program time `t` (`outputStart <= t < outputEnd`).
-    func piece(atOutput t: ExactRatio) -> ExactPiece? {
+    package func piece(atOutput t: ExactRatio) -> ExactPiece? {
         guard t >= .zero, t < exactOutputDuration else { return nil }
         // Binary search: pieces are back to back in output order.
         var lo = 0

@@ -5,12 +5,12 @@ import CinepackTime
 /// `MediaTime` keeps a 32-bit timescale; a speed change of `N/D` multiplies denominators, so the
 /// intermediate values of retiming are kept here with 64-bit parts and converted back to `MediaTime`
 /// only at the end. Every operation is checked: nil when a part would leave `Int64`, never rounded.
-struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
-    let num: Int64
-    let den: Int64
+package struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let num: Int64
+    package let den: Int64
 
-    static let zero = ExactRatio(reducedNum: 0, den: 1)
-    static let one = ExactRatio(reducedNum: 1, den: 1)
+    package static let zero = ExactRatio(reducedNum: 0, den: 1)
+    package static let one = ExactRatio(reducedNum: 1, den: 1)
 
     private init(reducedNum: Int64, den: Int64) {
         self.num = reducedNum
@@ -18,7 +18,7 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// `n / d` in lowest terms; nil when `d == 0` or the sign cannot be moved to the numerator.
-    init?(_ n: Int64, _ d: Int64) {
+    package init?(_ n: Int64, _ d: Int64) {
         guard d != 0 else { return nil }
         let g = Int64(bitPattern: ExactRatio.gcd(n.magnitude, d.magnitude))
         // g >= 1 here because d != 0; g may be 2^63 only when both are Int64.min.
@@ -33,15 +33,15 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.init(reducedNum: a, den: b)
     }
 
-    init(_ n: Int64) { self.init(reducedNum: n, den: 1) }
+    package init(_ n: Int64) { self.init(reducedNum: n, den: 1) }
 
     /// The exact value of a media time.
-    init(_ t: MediaTime) {
+    package init(_ t: MediaTime) {
         // A timescale is > 0 and the gcd divides it, so this cannot fail.
         self = ExactRatio(t.value, Int64(t.timescale))!
     }
 
-    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    package static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
         var (x, y) = (a, b)
         while y != 0 { (x, y) = (y, x % y) }
         return x
@@ -52,7 +52,7 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
         return o ? nil : p
     }
 
-    func adding(_ o: ExactRatio) -> ExactRatio? {
+    package func adding(_ o: ExactRatio) -> ExactRatio? {
         let g = Int64(ExactRatio.gcd(UInt64(den), UInt64(o.den)))
         guard let common = ExactRatio.mul(den / g, o.den),
             let x = ExactRatio.mul(num, o.den / g), let y = ExactRatio.mul(o.num, den / g)
@@ -61,14 +61,14 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
         return overflow ? nil : ExactRatio(sum, common)
     }
 
-    func negated() -> ExactRatio? { num == .min ? nil : ExactRatio(reducedNum: -num, den: den) }
+    package func negated() -> ExactRatio? { num == .min ? nil : ExactRatio(reducedNum: -num, den: den) }
 
-    func subtracting(_ o: ExactRatio) -> ExactRatio? {
+    package func subtracting(_ o: ExactRatio) -> ExactRatio? {
         guard let n = o.negated() else { return nil }
         return adding(n)
     }
 
-    func multiplied(by o: ExactRatio) -> ExactRatio? {
+    package func multiplied(by o: ExactRatio) -> ExactRatio? {
         // Cancel across before multiplying, so a representable product is always found.
         let g1 = Int64(bitPattern: ExactRatio.gcd(num.magnitude, UInt64(o.den)))
         let g2 = Int64(bitPattern: ExactRatio.gcd(o.num.magnitude, UInt64(den)))
@@ -80,36 +80,36 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
         return ExactRatio(n, d)
     }
 
-    func multiplied(by n: Int64, over d: Int64) -> ExactRatio? {
+    package func multiplied(by n: Int64, over d: Int64) -> ExactRatio? {
         guard let r = ExactRatio(n, d) else { return nil }
         return multiplied(by: r)
     }
 
-    func divided(by o: ExactRatio) -> ExactRatio? {
+    package func divided(by o: ExactRatio) -> ExactRatio? {
         guard o.num != 0, let inverse = ExactRatio(o.den, o.num) else { return nil }
         return multiplied(by: inverse)
     }
 
     /// The largest integer ≤ the value.
-    var floor: Int64 {
+    package var floor: Int64 {
         let q = num / den
         let r = num % den
         return r < 0 ? q - 1 : q
     }
 
     /// The smallest integer ≥ the value.
-    var ceiling: Int64 {
+    package var ceiling: Int64 {
         let q = num / den
         let r = num % den
         return r > 0 ? q + 1 : q
     }
 
-    var isInteger: Bool { den == 1 }
+    package var isInteger: Bool { den == 1 }
 
     /// As a media time: at `preferred` when that timescale holds the value exactly, else at the smallest
     /// multiple of `preferred` that does (within `Int32`), else in lowest terms; nil when the lowest-terms
     /// denominator exceeds `Int32.max`.
-    func mediaTime(preferring preferred: Int32) -> MediaTime? {
+    package func mediaTime(preferring preferred: Int32) -> MediaTime? {
         guard den <= Int64(Int32.max) else { return nil }
         let p = Int64(preferred)
         let g = Int64(ExactRatio.gcd(UInt64(p), UInt64(den)))
@@ -120,12 +120,12 @@ struct ExactRatio: Sendable, Hashable, Comparable, CustomStringConvertible {
         return MediaTime(value: num, timescale: Int32(den))
     }
 
-    static func < (a: ExactRatio, b: ExactRatio) -> Bool {
+    package static func < (a: ExactRatio, b: ExactRatio) -> Bool {
         // Denominators are positive, so comparing the 128-bit cross products is exact.
         let l = a.num.multipliedFullWidth(by: b.den)
         let r = b.num.multipliedFullWidth(by: a.den)
         return (l.high, l.low) < (r.high, r.low)
     }
 
-    var description: String { den == 1 ? "\(num)" : "\(num)/\(den)" }
+    package var description: String { den == 1 ? "\(num)" : "\(num)/\(den)" }
 }
