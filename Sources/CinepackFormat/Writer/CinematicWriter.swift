@@ -54,6 +54,8 @@ public struct CinematicWriterConfiguration: Sendable {
     public var compressionLevel: Int32 = 6
     /// PNG row filters for encoded pictures (adaptive: smallest files; one fixed filter: faster).
     public var pictureFilter: PNGFilterStrategy = .adaptive
+    /// Written as the encoded picture track's `colr` box (`nclx`) when set.
+    public var pictureColour: ColourDescription?
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -381,6 +383,7 @@ public final class CinematicWriter {
             entry.box(codec.sampleEntryType) { e in
                 VisualSampleEntry(width: UInt16(w), height: UInt16(h), compressorName: codec == .png ? "PNG" : "None", depth: 24)
                     .writeFixedFields(to: &e)
+                if let colour = configuration.pictureColour { e.bytes(colour.colrBox()) }
             }
             videoEntry = entry.bytes
         case .carried(let carried):
