@@ -1,79 +1,48 @@
 import Cinepack
 import Foundation
 
-/// ffmpeg as a decoder and encoder for codecs cinepack does not build in (H.264, HEVC, ProRes…).
-/// Frames cross the pipe as raw 8-bit RGB, one after another.
+/// ffmpeg as the encoder for codecs cinepack does not build in (ProRes, DNxHR, H.264, HEVC…);
+/// decoding goes through the library's `PictureDecoder`. Frames cross the pipe as raw RGB, 8 or
+/// 16 bits per sample.
 enum FFmpeg {
-    /// `CINEPACK_FFMPEG` names the ffmpeg to use (and only that one); otherwise the first on the
-    /// `PATH` or in the usual places.
-    static func find() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let chosen = environment["CINEPACK_FFMPEG"] {
-            return FileManager.default.isExecutableFile(atPath: chosen) ? chosen : nil
-        }
-        let path = environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
-            let candidate = "\(dir)/ffmpeg"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
     static func require(_ why: String) throws -> String {
-        guard let path = find() else {
-            if let chosen = ProcessInfo.processInfo.environment["CINEPACK_FFMPEG"] {
-                throw CLIErrors.failure("\(why) needs ffmpeg, but CINEPACK_FFMPEG=\(chosen) is not an executable file")
-            }
-            throw CLIErrors.failure("\(why) needs ffmpeg, which is not installed (Debian/Ubuntu: apt-get install ffmpeg)")
-        }
-        return path
+        do { return try FFmpegTool.require(why) } catch { throw CLIErrors.failure("\(error)") }
     }
 }
 
-/// Decodes a movie's video track through ffmpeg, frame by frame in presentation order.
-final class FFmpegFrameReader {
-    private let process = Process()
-    private let pipe = Pipe()
-    private let width: Int, height: Int
-    private(set) var next = 0
-    private var last: (Int, PixelImage)?
+/// The program's audio for an encoder: the source file and the filter graph that cuts and
+/// retimes it (`ProgramAudio.ffmpegFilter`), or nil for a plain copy of the source's audio.
+struct EncoderAudio {
+    var path: String
+    var filter: String?
+}
 
-    init(path: String, width: Int, height: Int) throws {
-        let ffmpeg = try FFmpeg.require("decoding this video codec")
-        self.width = width
-        self.height = height
+/// The program's audio alone, cut and retimed by ffmpeg into a temporary MOV (PCM), for outputs
+/// cinepack writes itself (PNG) to carry.
+enum FFmpegAudio {
+    static func render(_ audio: EncoderAudio, to temporary: String) throws {
+        let ffmpeg = try FFmpeg.require("cutting and retiming the audio of an edited program")
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.arguments = [
+            "-v", "error", "-nostdin", "-y", "-i", audio.path, "-filter_complex", audio.filter ?? "[0:a:0]anull[aout]", "-map", "[aout]",
+            "-c:a", "pcm_s24le", "-f", "mov", temporary,
+        ]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-
-    /// Frame `n` (frames must be asked for in non-decreasing order; a repeat is served from memory).
-    func frame(_ n: Int) throws -> PixelImage {
-        if let last, last.0 == n { return last.1 }
-        guard n >= next else { throw CLIErrors.failure("internal: frames must be decoded in order (asked \(n) after \(next - 1))") }
-        let size = width * height * 3
-        while true {
-            guard let data = try pipe.fileHandleForReading.read(upToCount: size), data.count == size else {
-                throw CLIErrors.failure("ffmpeg ended before frame \(n) of the video track")
-            }
-            let index = next
-            next += 1
-            if index == n {
-                let image = try PixelImage(width: width, height: height, layout: .rgb, samples: Array(data))
-                last = (n, image)
-                return image
-            }
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CLIErrors.failure(
+                "ffmpeg could not cut the audio (\(process.terminationStatus)): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
     }
 }
 
-/// Encodes raw RGB frames to H.264 or HEVC through ffmpeg, into a temporary file renamed into
+/// Encodes raw RGB frames through ffmpeg with the export settings, into a temporary file renamed into
 /// place when done (no partial output on failure).
 final class FFmpegEncoder {
     private let process = Process()
@@ -83,8 +52,8 @@ final class FFmpegEncoder {
     let temporaryPath: String
     let path: String
 
-    init(path: String, codec: String, width: Int, height: Int, rate: FrameRate, audioFrom: String?) throws {
-        let ffmpeg = try FFmpeg.require("--codec \(codec)")
+    init(path: String, settings: ExportSettings, width: Int, height: Int, rate: FrameRate, audio: EncoderAudio?) throws {
+        let ffmpeg = try FFmpeg.require("--codec \(settings.codec.rawValue)")
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid()).mov").path
@@ -92,12 +61,17 @@ final class FFmpegEncoder {
         _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)  // FileHandle below reports a failure
         errors = try FileHandle(forWritingTo: errorsURL)
         var arguments = [
-            "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-r", "\(rate.frames)/\(rate.seconds)",
-            "-i", "-",
+            "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", settings.ffmpegInputPixelFormat, "-s", "\(width)x\(height)", "-r",
+            "\(rate.frames)/\(rate.seconds)", "-i", "-",
         ]
-        if let audioFrom { arguments += ["-i", audioFrom, "-map", "0:v", "-map", "1:a?", "-c:a", "copy"] }
-        let encoder = codec == "hevc" ? ["-c:v", "libx265", "-tag:v", "hvc1", "-crf", "20"] : ["-c:v", "libx264", "-crf", "18"]
-        arguments += encoder + ["-pix_fmt", "yuv420p", "-f", "mov", temporaryPath]
+        switch audio {
+        case .some(let audio) where audio.filter != nil:
+            // Cut and retimed: PCM keeps every sample where the filter put it.
+            arguments += ["-i", audio.path, "-filter_complex", audio.filter!, "-map", "0:v", "-map", "[aout]", "-c:a", "pcm_s24le"]
+        case .some(let audio): arguments += ["-i", audio.path, "-map", "0:v", "-map", "1:a?", "-c:a", "copy"]
+        case nil: break
+        }
+        arguments += settings.ffmpegVideoArguments() + ["-f", "mov", temporaryPath]
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = arguments
         process.standardInput = input
@@ -107,8 +81,14 @@ final class FFmpegEncoder {
     }
 
     func write(_ picture: PixelImage) throws {
-        guard let samples = picture.samples8 else { throw CLIErrors.failure("internal: encoder needs 8-bit RGB") }
-        do { try input.fileHandleForWriting.write(contentsOf: Data(samples)) } catch {
+        let bytes: Data
+        switch picture.storage {
+        case .uint8(let samples): bytes = Data(samples)
+        // rgb48le: native order is little-endian on every platform Swift runs on.
+        case .uint16(let samples):
+            bytes = samples.withUnsafeBufferPointer { Data(buffer: UnsafeBufferPointer(start: $0.baseAddress, count: $0.count)) }
+        }
+        do { try input.fileHandleForWriting.write(contentsOf: bytes) } catch {
             throw CLIErrors.failure("ffmpeg stopped accepting frames: \(log())")
         }
     }
