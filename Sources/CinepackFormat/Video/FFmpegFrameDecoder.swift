@@ -127,6 +127,9 @@ public final class FFmpegFrameDecoder {
 
     private func stop() {
         if let process, process.isRunning {
+            // Closing our end first: an ffmpeg blocked writing a frame nobody reads then fails
+            // its write and exits, instead of waiting on the pipe through its SIGTERM handling.
+            try? pipe.fileHandleForReading.close()
             process.terminate()
             process.waitUntilExit()
         }

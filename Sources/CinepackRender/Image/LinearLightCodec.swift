@@ -42,7 +42,7 @@ public struct LinearLightCodec: Sendable {
     public func picture(_ image: LinearImage, bitDepth: Int) -> PixelImage {
         if bitDepth == 8 {
             if transfer == .sRGB { return SRGB.picture(image) }
-            let out = image.values.map { code8($0) }
+            let out = image.encodedInParallel { [self] in code8($0) }
             return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
         }
         let transfer = self.transfer
