@@ -7,7 +7,10 @@ struct ExtractCommand: ParsableCommand {
         commandName: "extract",
         abstract: "Save one frame of the picture or the disparity (PNG, or EXR/PFM/NumPy floats).",
         discussion: """
-            The time is snapped to the nearest frame; the frame used is reported. Disparity is drawn in false \
+            The time is snapped to the nearest frame; the frame used is reported. A PNG picture is written as \
+            stored, bit for bit; any other codec (H.264, HEVC, ProRes…) is decoded through ffmpeg \
+            (CINEPACK_FFMPEG chooses which) and written as 8-bit PNG, or 16-bit PNG when the source has \
+            more than 8 bits. Disparity is drawn in false \
             colour over the file's disparity range (near = warm, far = cool, invalid = black); --raw writes the \
             stored 16-bit codes instead (0 = invalid, 1…65535 linear over the range, spec/format.md §5). \
             --format exr|pfm|npy writes the disparity as 32-bit floats for other tools: diopters, or metres with \
@@ -74,7 +77,8 @@ struct ExtractCommand: ParsableCommand {
             if let codec = movie.video.codec, codec == "png " {
                 png = try movie.pictureSample(frame)  // the stored PNG, bit for bit
             } else {
-                png = try PNGEncoder.encode(try movie.picture(frame))
+                // Any other codec through the one decoding path; deeper than 8 bits gives a 16-bit PNG.
+                png = try PNGEncoder.encode(try PictureDecoder(movie: movie).picture(frame))
             }
         } else if let floats = DisparityExport.Format(rawValue: format) {
             png = try DisparityExport.encode(try movie.disparityMap(frame), format: floats, asDepth: quantity == "depth")

@@ -7,72 +7,52 @@ import Foundation
     import Darwin
 #endif
 
-/// ffmpeg as a decoder and encoder for codecs cinepack does not build in (H.264, HEVC, ProRes…).
-/// Frames cross the pipe as raw 8-bit RGB, one after another.
+/// ffmpeg as the encoder for codecs cinepack does not build in (ProRes, DNxHR, H.264, HEVC…);
+/// decoding goes through the library's `PictureDecoder`. Frames cross the pipe as raw RGB, 8 or
+/// 16 bits per sample.
 enum FFmpeg {
-    /// `CINEPACK_FFMPEG` names the ffmpeg to use (and only that one); otherwise the first on the
-    /// `PATH` or in the usual places.
-    static func find() -> String? { FFmpegLocator.ffmpeg() }
-
     static func require(_ why: String) throws -> String {
-        guard let path = find() else {
-            if let chosen = ProcessInfo.processInfo.environment["CINEPACK_FFMPEG"] {
-                throw CLIErrors.failure("\(why) needs ffmpeg, but CINEPACK_FFMPEG=\(chosen) is not an executable file")
-            }
-            throw CLIErrors.failure("\(why) needs ffmpeg, which is not installed (Debian/Ubuntu: apt-get install ffmpeg)")
-        }
-        return path
+        do { return try FFmpegTool.require(why) } catch { throw CLIErrors.failure("\(error)") }
     }
 }
 
-/// Decodes a movie's video track through ffmpeg, frame by frame in presentation order.
-final class FFmpegFrameReader {
-    private let process = Process()
-    private let pipe = Pipe()
-    private let log = FFmpegLog()
-    private let width: Int, height: Int
-    private(set) var next = 0
-    private var last: (Int, PixelImage)?
+/// The program's audio for an encoder: the source file and the filter graph that cuts and
+/// retimes it (`ProgramAudio.ffmpegFilter`), or nil for a plain copy of the source's audio.
+struct EncoderAudio {
+    var path: String
+    var filter: String?
+}
 
-    init(path: String, width: Int, height: Int) throws {
-        let ffmpeg = try FFmpeg.require("decoding this video codec")
-        self.width = width
-        self.height = height
+/// The program's audio alone, cut and retimed by ffmpeg into a temporary MOV (PCM), for outputs
+/// cinepack writes itself (PNG) to carry.
+enum FFmpegAudio {
+    static func render(_ audio: EncoderAudio, to temporary: String) throws {
+        let ffmpeg = try FFmpeg.require("cutting and retiming the audio of an edited program")
+        let process = Process()
+        let log = FFmpegLog()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        process.standardOutput = pipe
+        process.arguments = [
+            "-v", "error", "-nostdin", "-y", "-i", audio.path, "-filter_complex", audio.filter ?? "[0:a:0]anull[aout]", "-map", "[aout]",
+            "-c:a", "pcm_s24le", "-f", "mov", temporary,
+        ]
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = log.pipe
+        let token = PartialFiles.add(temporary)
+        defer { PartialFiles.remove(token) }
         do { try process.run() } catch {
-            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)) to decode \(path): \(error.localizedDescription)")
+            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)): \(error.localizedDescription)")
         }
         log.startReading()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-
-    /// Frame `n` (frames must be asked for in non-decreasing order; a repeat is served from memory).
-    func frame(_ n: Int) throws -> PixelImage {
-        if let last, last.0 == n { return last.1 }
-        guard n >= next else { throw CLIErrors.failure("internal: frames must be decoded in order (asked \(n) after \(next - 1))") }
-        let size = width * height * 3
-        while true {
-            guard let data = try pipe.fileHandleForReading.read(upToCount: size), data.count == size else {
-                throw CLIErrors.failure("ffmpeg ended before frame \(n) of the video track. ffmpeg said:\n\(log.lastLines())")
-            }
-            let index = next
-            next += 1
-            if index == n {
-                let image = try PixelImage(width: width, height: height, layout: .rgb, samples: Array(data))
-                last = (n, image)
-                return image
-            }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            unlink(temporary)
+            throw CLIErrors.failure(
+                "ffmpeg could not cut the audio (status \(process.terminationStatus)); nothing written. ffmpeg said:\n\(log.lastLines())")
         }
     }
 }
 
-/// Encodes raw RGB frames to H.264 or HEVC through ffmpeg, into a temporary file placed under
+/// Encodes raw RGB frames through ffmpeg with the export settings (ProRes, DNxHR, H.264, HEVC…), into a temporary file placed under
 /// its name only when ffmpeg succeeded and the file checks out as a complete movie with every
 /// frame (ffmpeg can exit 0 on a full disk without writing its `moov`). Any failure — no folder,
 /// an encoder error, ffmpeg killed, disk full — ends in a message quoting ffmpeg's last stderr
@@ -94,13 +74,13 @@ final class FFmpegEncoder {
     /// Called with the temporary file once ffmpeg has finished it, before the rename.
     private let finishing: ((String) throws -> Void)?
 
-    /// `video` holds the encoder arguments (`FarmCodec.ffmpegArguments`).
+    /// `syncInterval`: a sync frame every that many frames (farm segments, `ShardPlan`).
     init(
-        target: OutputTarget, codec: String, video: [String], width: Int, height: Int, rate: FrameRate, audioFrom: String?,
-        finishing: ((String) throws -> Void)? = nil
+        target: OutputTarget, settings: ExportSettings, syncInterval: Int, width: Int, height: Int, rate: FrameRate,
+        audio: EncoderAudio?, finishing: ((String) throws -> Void)? = nil
     ) throws {
         self.finishing = finishing
-        let ffmpeg = try FFmpeg.require("--codec \(codec)")
+        let ffmpeg = try FFmpeg.require("--codec \(settings.codec.rawValue)")
         self.target = target
         self.rate = rate
         let url = URL(fileURLWithPath: target.path)
@@ -119,11 +99,17 @@ final class FFmpegEncoder {
         close(fd)
         fileToken = token
         var arguments = [
-            "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-r", "\(rate.frames)/\(rate.seconds)",
-            "-i", "-",
+            "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", settings.ffmpegInputPixelFormat, "-s", "\(width)x\(height)", "-r",
+            "\(rate.frames)/\(rate.seconds)", "-i", "-",
         ]
-        if let audioFrom { arguments += ["-i", audioFrom, "-map", "0:v", "-map", "1:a?", "-c:a", "copy"] }
-        arguments += video + ["-pix_fmt", "yuv420p", "-f", "mov", temporaryPath]
+        switch audio {
+        case .some(let audio) where audio.filter != nil:
+            // Cut and retimed: PCM keeps every sample where the filter put it.
+            arguments += ["-i", audio.path, "-filter_complex", audio.filter!, "-map", "0:v", "-map", "[aout]", "-c:a", "pcm_s24le"]
+        case .some(let audio): arguments += ["-i", audio.path, "-map", "0:v", "-map", "1:a?", "-c:a", "copy"]
+        case nil: break
+        }
+        arguments += settings.ffmpegVideoArguments(syncInterval: syncInterval) + ["-f", "mov", temporaryPath]
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = arguments
         process.standardInput = input
@@ -139,11 +125,16 @@ final class FFmpegEncoder {
     }
 
     func write(_ picture: PixelImage) throws {
-        guard let samples = picture.samples8 else { throw CLIErrors.failure("internal: encoder needs 8-bit RGB") }
+        // rgb24, or rgb48le for 16-bit pictures (native order is little-endian wherever Swift runs).
+        let bytes: [UInt8]
+        switch picture.storage {
+        case .uint8(let samples): bytes = samples
+        case .uint16(let samples): bytes = samples.withUnsafeBytes { Array($0) }
+        }
         let fd = input.fileHandleForWriting.fileDescriptor
         var done = 0
-        while done < samples.count {
-            let n = samples.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + done, raw.count - done) }
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + done, raw.count - done) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let reason = n < 0 ? String(cString: strerror(errno)) : "no progress"

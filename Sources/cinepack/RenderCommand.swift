@@ -9,15 +9,20 @@ struct RenderCommand: ParsableCommand {
         abstract: "Bake the bokeh: a normal movie (or one still) with the focus and aperture of the EDL.",
         discussion: """
             Frame by frame, the focus follows the focus script (captured and user decisions, spec/focus.md), the \
-            blur follows the lens model (spec/render.md §1) at the EDL's f-number, and the program follows the EDL's trims \
-            and speed changes. The output is an ordinary movie that can no longer be refocused. Memory stays \
-            bounded whatever the clip length. Audio is carried through when the program has no trims or speed \
-            changes.
+            blur follows the lens model (spec/render.md §1) at the frame's f-number (--f-number, else the EDL's, \
+            else the captured one, else the movie default), and the program follows the EDL's trims and speed \
+            changes; the audio follows the program (cut and retimed, pitch kept). The output is an ordinary movie \
+            that can no longer be refocused. Memory stays bounded whatever the clip length. Colour: the source's \
+            transfer (sRGB, BT.709, PQ, HLG, linear) is undone before the bokeh and applied again after, and the \
+            source's colour tags are written into the output (spec/colour.md).
 
-            --codec png (default) writes lossless PNG samples, tuned for speed (zlib level 1, Sub filter); h264 \
-            and hevc go through ffmpeg when it is installed. Sources whose video is not PNG or raw are decoded \
-            through ffmpeg the same way. Decoding the next frame and writing the previous one overlap the \
-            render of the current one.
+            --codec png writes lossless 8-bit PNG samples, tuned for speed (zlib level 1, Sub filter); png16 \
+            16-bit PNG; prores (422 HQ), prores4444, dnxhr (HQX), h264 and hevc go through ffmpeg. Default: the \
+            source's bit depth is kept — PNG for 8-bit sources; for deeper ones ProRes into .mov, 16-bit PNG \
+            into .png, HEVC Main10 otherwise (the choice is printed). h264/hevc use a constant quantizer and \
+            closed one-second groups of pictures so that farm parts join exactly (--crf and --bitrate trade that \
+            for rate control). Sources whose video is not PNG or raw are decoded through ffmpeg. Decoding the \
+            next frame and writing the previous one overlap the render of the current one.
 
             --overlay draws a focus aid over stills and movies: peaking (sharp edges inside the depth of field in \
             green), disparity (the depth used, in false colour: near warm, far cool) or matte (near field red, in \
@@ -29,7 +34,8 @@ struct RenderCommand: ParsableCommand {
 
             Examples:
               cinepack render clip.mov -o out.mov
-              cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
+              cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264 --crf 20
+              cinepack render hdr.mov -o graded.mov --codec prores4444
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
               cinepack render clip.mov --at 2.5s -o check.png --overlay peaking
               cinepack render clip.mov --shard 2/4 -o part-2.mov      # a farm part; join with cinepack concat
@@ -53,7 +59,12 @@ struct RenderCommand: ParsableCommand {
         name: .customLong("focal-length"), parsing: .unconditional, help: "Override the 35 mm-equivalent focal length (1…2000 mm).",
         transform: OptionValue.focalLength)
     var focalLength: Float?
-    @Option(help: "png, h264 or hevc.") var codec: String = "png"
+    @Option(help: "png, png16, prores, prores4444, dnxhr, h264 or hevc (default: see above).") var codec: String?
+    @Option(parsing: .unconditional, help: "h264/hevc constant rate factor, 0…51 (0 = lossless).") var crf: Int?
+    @Option(help: "h264/hevc target bitrate (20M, 8000k).") var bitrate: String?
+    @Option(help: "h264/hevc encoder preset (slow, medium, veryfast…).") var preset: String?
+    @Option(name: .customLong("pix-fmt"), help: "ffmpeg pixel format of the output (e.g. yuv444p10le).") var pixFmt: String?
+    @Option(name: .customLong("frame-sampling"), help: "nearest or blend (speed changes).") var frameSampling: String = "nearest"
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
@@ -63,8 +74,12 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
-        guard FarmCodec.named(codec) != nil else {
-            throw ValidationError("--codec must be \(FarmCodec.all.map(\.name).joined(separator: ", "))")
+        if let codec, ExportCodec(rawValue: codec) == nil {
+            throw ValidationError("--codec must be one of \(ExportCodec.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard FrameSampling(rawValue: frameSampling) != nil else { throw ValidationError("--frame-sampling must be nearest or blend") }
+        if at != nil && (codec != nil || crf != nil || bitrate != nil || preset != nil || pixFmt != nil) {
+            throw ValidationError("--at writes one PNG still; --codec, --crf, --bitrate, --preset and --pix-fmt apply to movies")
         }
         if shard != nil && frames != nil { throw ValidationError("--shard and --frames both choose a part: choose one") }
         if at != nil && (shard != nil || frames != nil) { throw ValidationError("--at renders one still, not a part of a movie") }
@@ -85,46 +100,71 @@ struct RenderCommand: ParsableCommand {
         let target = try overwrite.target(output, inputs: [file])
         let edits = try MovieEdits.open(path: file)
         let rangeExpression = try range.map { text throws -> TimeRangeExpression in try TimeRangeExpression(parsing: text) }
+        let movie = edits.movie
+        let decoder = try PictureDecoder(movie: movie)
+        let source = decoder.format
         var plan = try RenderPlan(
             edits: edits,
             options: .init(
                 fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
-                overlay: overlay.flatMap(FocusOverlay.init(rawValue:))))
-        let farm = try FarmRender(edits: edits, plan: plan, codec: FarmCodec.named(codec)!, quality: RenderQuality(rawValue: quality)!)
-        let part = try partRecord(farm)
-        if let part { plan = plan.restricted(to: part.frames) }
+                overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
+                frameSampling: FrameSampling(rawValue: frameSampling)!))
         let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
-        let movie = edits.movie
-        let builtIn = movie.video.codec == "png " || movie.video.codec == "raw "
-        let decoder = builtIn ? nil : try FFmpegFrameReader(path: file, width: movie.width, height: movie.height)
-        func picture(_ n: Int) throws -> PixelImage { try decoder?.frame(n) ?? movie.picture(n) }
 
         if let at {
             let snapped = try movie.frame(at: try Arguments.time(at, option: "--at"))
             let n = Int(snapped.frame)
-            let still = try plan.render(picture: try picture(n), sourceFrame: n, renderer: renderer)
+            let still = try plan.render(picture: try decoder.picture(n), sourceFrame: n, renderer: renderer)
             try target.write(try PNGEncoder.encode(still))
-            report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n))
+            report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n), codec: "png")
             return
         }
         guard let rate = movie.frameRate else { throw CLIErrors.failure("\(file): frames are not evenly spaced") }
-        let simpleProgram = edits.edl.sourceRanges.isEmpty && edits.edl.speedSegments.isEmpty && range == nil
+        let (chosen, reason) = ExportCodec.choose(requested: codec.flatMap(ExportCodec.init(rawValue:)), output: output, source: source)
+        if let reason { CLIErrors.note("note: \(reason)") }
+        let settings = try ExportSettings(
+            codec: chosen, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt, colour: source.colour,
+            inputBitDepth: plan.outputBitDepth)
+        try settings.check(width: movie.width, height: movie.height)
+        let farm = try FarmRender(edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!)
+        let part = try partRecord(farm)
+        if let part { plan = plan.restricted(to: part.frames) }
+        // Farm parts carry no audio: concat adds the program's audio once.
+        let audio = part == nil ? programAudio(plan, alone: chosen.isBuiltIn) : nil
         var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
         var done = 0
-        if codec == "png" {
-            let audio = part == nil ? plan.programAudio(edl: edits.edl) : nil
+        if chosen.isBuiltIn {
+            let depth = chosen == .png16 ? 16 : 8
+            var temporaryAudio: String?
+            defer { if let temporaryAudio { try? FileManager.default.removeItem(atPath: temporaryAudio) } }
+            var carried: CarriedTrack?
+            if let audio, audio.filter != nil {
+                let url = URL(fileURLWithPath: output)
+                let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).audio-\(getpid()).mov").path
+                temporaryAudio = path
+                try FFmpegAudio.render(audio, to: path)
+                let audioSource = try CLIErrors.reporting(file: path) { () throws(ContainerError) in try FileByteSource(path: path) }
+                let audioMovie = try CLIErrors.reporting(file: path) { () throws(ContainerError) in try Movie.read(source: audioSource) }
+                carried = audioMovie.tracks.first { $0.kind == .audio }.map {
+                    CarriedTrack(movie: audioMovie, track: $0, source: audioSource)
+                }
+            } else if audio != nil {
+                carried = movie.audio.map { CarriedTrack(movie: movie.movie, track: $0, source: movie.source) }
+            }
             var configuration = CinematicWriterConfiguration(
                 video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
-                audio: audio)
+                audio: carried)
             configuration.isCinematic = false
+            configuration.pictureColour = settings.outputColour.isSpecified || source.colour.isSpecified ? settings.outputColour : nil
             // An intermediate: encoding speed matters more than the last few per cent of size.
             configuration.compressionLevel = 1
             configuration.pictureFilter = .sub
             configuration.userData = part.map { [$0.serialized()] } ?? []
             let writer = try CinematicWriter(target: target, configuration: configuration)
             do {
-                try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
-                    try writer.append(picture: .image(frame), disparity: nil, metadata: nil)
+                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
+                    let picture = frame.bitDepth == depth ? frame : try frame.converted(toBitDepth: depth)
+                    try writer.append(picture: .image(picture), disparity: nil, metadata: nil)
                 }
                 try writer.finish()
             } catch {
@@ -133,11 +173,11 @@ struct RenderCommand: ParsableCommand {
             }
         } else {
             let encoder = try FFmpegEncoder(
-                target: target, codec: codec, video: farm.codec.ffmpegArguments(farm.shards.syncInterval), width: movie.width,
-                height: movie.height, rate: rate, audioFrom: part == nil && plan.programAudio(edl: edits.edl) != nil ? file : nil,
+                target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
+                rate: rate, audio: audio,
                 finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
             do {
-                try renderFrames(plan, renderer, picture: picture, done: &done, progress: &progress) { frame in
+                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
                     try encoder.write(frame)
                 }
                 try encoder.finish()
@@ -146,41 +186,59 @@ struct RenderCommand: ParsableCommand {
                 throw error
             }
         }
-        if !simpleProgram && movie.audio != nil && range == nil && part == nil {
-            CLIErrors.note("note: audio not carried: the program has trims or speed changes")
-        }
-        report(frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil, part: part)
+        report(
+            frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil,
+            codec: chosen.rawValue, part: part)
     }
 
     /// The record of the farm part `--shard` or `--frames` asks for; nil for a whole render.
     func partRecord(_ farm: FarmRender) throws -> RenderPartRecord? {
+        guard shard != nil || frames != nil else { return nil }
+        try farm.checkPartable()
         if let shard {
             let (k, n) = try ShardPlan.parseShard(shard)
             return farm.record(frames: try farm.shards.shard(k, of: n), shard: (k, n))
         }
         if let frames {
-            return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: codec), shard: nil)
+            return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: farm.codec.rawValue), shard: nil)
         }
         return nil
+    }
+
+    /// The source's audio as the program plays it: a plain copy when the program is the whole
+    /// clip unedited, else the source cut and retimed by `ProgramAudio`'s filter graph.
+    func programAudio(_ plan: RenderPlan, alone: Bool) -> EncoderAudio? {
+        guard let track = plan.movie.audio else { return nil }
+        let audio = ProgramAudio(timeline: plan.timeline, frames: plan.outputFrames)
+        let whole =
+            plan.outputFrames == 0..<plan.timeline.outputFrameCount && audio.isWholeSourceAtSpeedOne
+            && audio.segments[0].sourceEnd == plan.timeline.sourceGrid.time(ofFrame: Int64(plan.movie.frameCount))
+        if whole { return EncoderAudio(path: file, filter: nil) }
+        let rate = Int(track.audio?.sampleRate ?? 0) > 0 ? Int(track.audio!.sampleRate) : Int(track.timescale)
+        // The PNG path feeds the audio alone (input 0); the ffmpeg encoder has the pictures first.
+        return EncoderAudio(path: file, filter: audio.ffmpegFilter(input: alone ? "0:a:0" : "1:a:0", sampleRate: rate, output: "aout"))
     }
 
     /// Every output frame of the plan through `write`, in order: decoding the next frame and
     /// writing the previous one overlap the render of this one (`FramePipeline`).
     func renderFrames(
-        _ plan: RenderPlan, _ renderer: BokehRenderer, picture: @escaping (Int) throws -> PixelImage, done: inout Int,
+        _ plan: RenderPlan, _ renderer: BokehRenderer, _ decoder: PictureDecoder, done: inout Int,
         progress: inout ProgressReporter, write: @escaping (PixelImage) throws -> Void
     ) throws {
         let first = plan.outputFrames.lowerBound
         let total = plan.outputFrames.count
         try FramePipeline.run(
             count: total,
-            read: { i -> (PixelImage, DisparityMap) in
-                let n = plan.sourceFrame(ofOutput: first + Int64(i))
-                return (try picture(n), try plan.movie.disparityMap(n))
+            read: { i -> ([(PixelImage, Float)], DisparityMap, Int) in
+                let samples = plan.sourceSamples(ofOutput: first + Int64(i))
+                // Decoded in frame order: the decoder streams forward.
+                var decoded: [Int: PixelImage] = [:]
+                for n in samples.map(\.frame).sorted() { decoded[n] = try decoder.picture(n) }
+                let pictures = samples.map { (decoded[$0.frame]!, $0.weight) }
+                return (pictures, try plan.movie.disparityMap(samples[0].frame), samples[0].frame)
             },
-            render: { i, input in
-                plan.render(
-                    picture: input.0, disparity: input.1, sourceFrame: plan.sourceFrame(ofOutput: first + Int64(i)), renderer: renderer)
+            render: { _, input in
+                plan.render(pictures: input.0, disparity: input.1, sourceFrame: input.2, renderer: renderer)
             },
             write: write,
             rendered: { n in
@@ -189,11 +247,11 @@ struct RenderCommand: ParsableCommand {
             })
     }
 
-    func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?, part: RenderPartRecord? = nil) {
+    func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?, codec: String, part: RenderPartRecord? = nil) {
         if json {
             var fields: [(String, InspectValue)] = [
                 ("output", .string(output)), ("frames", .int(frames)), ("quality", .string(quality)),
-                ("codec", .string(at == nil ? codec : "png")),
+                ("codec", .string(codec)),
                 ("f_number", .double(Double(plan.lens.fNumber))), ("focal_length_35mm", .double(Double(plan.lens.focalLength35mm))),
             ]
             if let time { fields += [("frame", .int(first)), ("time", .string(time.description))] }

@@ -151,7 +151,7 @@ struct DepthInputTests {
         #expect(result.status == 0, "\(result.stderr)")
         let truth = DepthInputFixture.truth(4)
         for (format, quantity) in [("exr", "depth"), ("exr", "disparity"), ("pfm", "disparity"), ("npy", "depth")] {
-            let out = f.file("x4.\(format)")
+            let out = f.file("x4-\(quantity).\(format)")
             let r = try CLI.run(["extract", path, "--at", "4f", "--track", "disparity", "--format", format, "--as", quantity, "-o", out])
             #expect(r.status == 0, "\(r.stderr)")
             let reader =

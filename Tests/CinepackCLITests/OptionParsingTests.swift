@@ -8,7 +8,7 @@ import Testing
 @Suite struct OptionParsingTests {
     /// (arguments after the command's FILE, status, what stderr or stdout must contain)
     static let cases: [([String], Int32, String)] = [
-        (["refocus", "--at", "-1s", "--disparity", "1"], 64, #"--at: cannot read time "-1s" at character 1: a time cannot be negative"#),
+        (["refocus", "--at", "-1s", "--disparity", "1"], 64, #"'--at <at>': cannot read time "-1s" at character 1: a time cannot be negative"#),
         (["focus", "--at", "-1s"], 64, "a time cannot be negative"),
         (["extract", "--at", "-1f", "-o", "x.png"], 64, "a time cannot be negative"),
         (["refocus", "--at", "1s", "--disparity", "-1"], 64, "--disparity must be a finite number of diopters ≥ 0 (got -1.0)"),
@@ -21,9 +21,9 @@ import Testing
         (["render", "--at", "0f", "-o", "x.png", "--f-number", "-2"], 64, "f-number must be a number > 0 (got -2)"),
         (["aperture", "--f-number", "0x1p3"], 64, #""0x1p3" is not a decimal number"#),
         (["aperture", "--f-number", "nan"], 64, #""nan" is not a decimal number"#),
-        (["speed", "--range", "0s..1s", "--rate", "-2"], 64, "--rate must be a positive number such as 2, 1/2 or 0.5 (got -2)"),
+        (["speed", "--range", "0s..1s", "--rate", "-2"], 64, "a rate is a positive number such as 2, 1/2 or 0.5 (got -2)"),
         (["trim", "--keep", "-1s..1s"], 64, "a time cannot be negative"),
-        (["render", "--at", "0f", "-o", "x.png", "--bogus"], 64, "Unknown option '--bogus'"),
+        (["render", "--at", "0f", "-o", "x.png", "--bogus"], 64, "unknown option '--bogus'"),
         // Accepted at the edges.
         (["render", "--at", "0f", "-o", "x.png", "--focal-length", "2000"], 0, "wrote"),
         (["render", "--at", "0f", "-o", "x.png", "--focal-length", "1"], 0, "wrote"),

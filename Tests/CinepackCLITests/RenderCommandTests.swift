@@ -199,7 +199,9 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let rendered = try PNGDecoder.decode(clip.bytes(still))
             let decoded = try FF.ffmpeg([
-                "-i", input, "-vf", "select=eq(n\\,\(frame))", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+                // The conversion cinepack asks of ffmpeg: accurate rounding, full-resolution chroma.
+                "-i", input, "-vf", "select=eq(n\\,\(frame)),scale=flags=accurate_rnd+full_chroma_int+full_chroma_inp", "-frames:v", "1",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
             ])
             #expect(rendered == (try PixelImage(width: 160, height: 120, layout: .rgb, samples: Array(decoded.stdout))), "frame \(frame)")
         }

@@ -267,7 +267,7 @@ public struct CinematicMovie: Sendable {
                 throw FormatError("\(path): video frame \(n): \(error)")
             }
         default:
-            throw FormatError("\(path): the video codec is '\(video.codec?.description ?? "?")'; decoding it needs ffmpeg")
+            throw FormatError("\(path): the video codec is '\(video.codec?.description ?? "?")'; PictureDecoder decodes it through ffmpeg")
         }
     }
 

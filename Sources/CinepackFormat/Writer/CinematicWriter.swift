@@ -70,6 +70,8 @@ public struct CinematicWriterConfiguration: Sendable {
     /// Extra movie-level metadata items (spec/format.md §7 keys of other names), e.g. how the
     /// depth input was calibrated.
     public var metadataItems: [MovieMetadataItem] = []
+    /// Written as the encoded picture track's `colr` box (`nclx`) when set.
+    public var pictureColour: ColourDescription?
 
     public init(
         video: Video, disparity: (width: Int, height: Int, quantization: DisparityQuantization)?, writesMetadata: Bool = true,
@@ -422,6 +424,7 @@ public final class CinematicWriter {
             entry.box(codec.sampleEntryType) { e in
                 VisualSampleEntry(width: UInt16(w), height: UInt16(h), compressorName: codec == .png ? "PNG" : "None", depth: 24)
                     .writeFixedFields(to: &e)
+                if let colour = configuration.pictureColour { e.bytes(colour.colrBox()) }
             }
             videoEntry = entry.bytes
         case .carried(let carried):

@@ -32,6 +32,8 @@ public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     case audioSourceMismatch(path: String, reason: String)
     /// The output would replace a file (an input, or an existing file without `force`).
     case output(OutputError)
+    /// `--crf`/`--bitrate` with a farm part: rate control would make parts differ from one render.
+    case rateControlInParts(codec: String)
     /// Reading or writing failed.
     case format(FormatError)
 
@@ -79,6 +81,10 @@ public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
             return "--audio-from \(path): \(reason)"
         case .output(let error):
             return error.description
+        case .rateControlInParts(let codec):
+            return
+                "\(codec) rate control (--crf, --bitrate) looks across groups of pictures, so parts would not join into the one-process render; render farm parts with the default constant quantizer"
+
         case .format(let error):
             return error.description
         }

@@ -8,7 +8,8 @@ import CinepackFormat
 /// the render settings — so that `FarmConcat` joins only parts of this one render.
 public struct FarmRender: Sendable {
     public let plan: RenderPlan
-    public let codec: FarmCodec
+    public let codec: ExportCodec
+    private let export: ExportSettings
     public let shards: ShardPlan
     /// The render settings, one `key=value` per line (spec/farm.md §3).
     public let settings: String
@@ -19,13 +20,14 @@ public struct FarmRender: Sendable {
 
     /// `quality` and `extraSettings` (e.g. options that change pixels) go into the settings digest.
     public init(
-        edits: MovieEdits, plan: RenderPlan, codec: FarmCodec, quality: RenderQuality, extraSettings: [String] = []
+        edits: MovieEdits, plan: RenderPlan, settings export: ExportSettings, quality: RenderQuality, extraSettings: [String] = []
     ) throws(FarmError) {
         self.plan = plan
-        self.codec = codec
+        self.codec = export.codec
+        self.export = export
         let movie = plan.movie
         let interval: Int
-        if codec.intraOnly {
+        if codec.isIntraOnly {
             interval = 1
         } else {
             guard let rate = movie.frameRate else { throw .format(FormatError("\(movie.path): frames are not evenly spaced")) }
@@ -34,7 +36,7 @@ public struct FarmRender: Sendable {
         }
         shards = ShardPlan(program: plan.outputFrames, syncInterval: interval)
         var lines = [
-            "codec=\(codec.name)", "encoder=\(codec.ffmpegArguments(interval).joined(separator: " "))", "quality=\(quality.rawValue)",
+            "codec=\(codec.rawValue)", "encoder=\(codec.isBuiltIn ? "" : export.ffmpegVideoArguments(syncInterval: interval).joined(separator: " "))", "quality=\(quality.rawValue)",
             "f-number=\(plan.lens.fNumber)", "focal-length=\(plan.lens.focalLength35mm)", "size=\(movie.width)x\(movie.height)",
             "program=\(plan.outputFrames.lowerBound)..\(plan.outputFrames.upperBound)", "sync-interval=\(interval)",
         ]
@@ -44,6 +46,13 @@ public struct FarmRender: Sendable {
         edlDigest = Self.digest(of: edits.edl)
         sourceHasAudio = movie.audio != nil
         sourceName = String(movie.path.split(separator: "/").last ?? "")
+    }
+
+    /// Refuses settings whose parts would not join into the one-process render: rate control
+    /// (`crf` other than 0, `bitrate`) looks across groups of pictures.
+    public func checkPartable() throws(FarmError) {
+        guard !codec.isIntraOnly, (export.crf != nil && export.crf != 0) || export.bitrate != nil else { return }
+        throw .rateControlInParts(codec: codec.rawValue)
     }
 
     /// The record of the part holding `frames` (shard `k` of `n`, or 0/0 for `--frames`).

@@ -32,6 +32,27 @@ public struct LinearImage: Sendable, Equatable {
     }
 }
 
+extension LinearImage {
+    /// Every value through `code`, rows in parallel: the last step of turning a render back into a
+    /// picture.
+    @inline(__always) func encodedInParallel<T>(_ code: @escaping @Sendable (Float) -> T) -> [T] {
+        let count = values.count
+        let rows = max(1, height)
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let target = Shared(buffer.baseAddress!)
+            values.withUnsafeBufferPointer { values in
+                let source = Shared(UnsafeMutablePointer(mutating: values.baseAddress!))
+                let perRow = count / rows
+                parallelFor(rows, threads: nil) { y in
+                    let end = y == rows - 1 ? count : (y + 1) * perRow
+                    for i in (y * perRow)..<end { (target.p + i).initialize(to: code(source.p[i])) }
+                }
+            }
+            initialized = count
+        }
+    }
+}
+
 /// The sRGB transfer function (IEC 61966-2-1), both ways, with a 256-entry table for 8-bit input.
 public enum SRGB {
     public static func toLinear(_ v: Float) -> Float {
@@ -65,20 +86,7 @@ public enum SRGB {
 
     /// Back to an 8-bit sRGB picture, rounded to nearest.
     public static func picture(_ image: LinearImage) -> PixelImage {
-        let count = image.values.count
-        let rows = max(1, image.height)
-        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let target = Shared(buffer.baseAddress!)
-            image.values.withUnsafeBufferPointer { values in
-                let source = Shared(UnsafeMutablePointer(mutating: values.baseAddress!))
-                let perRow = count / rows
-                parallelFor(rows, threads: nil) { y in
-                    let end = y == rows - 1 ? count : (y + 1) * perRow
-                    for i in (y * perRow)..<end { target.p[i] = code8(source.p[i]) }
-                }
-            }
-            initialized = count
-        }
+        let out = image.encodedInParallel { code8($0) }
         // Sizes always match, so this cannot fail.
         return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
     }
