@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# EDL update benchmark (DESIGN §3: an edit costs O(metadata), never a rewrite of the media).
+# EDL update benchmark (spec/format.md §8: an edit costs O(metadata), never a rewrite of the media).
 #
 #   Benchmarks/edl-update.sh [GIGABYTES] [RUNS]        (defaults: 2.5 GB, 20 updates)
 #

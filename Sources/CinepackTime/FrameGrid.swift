@@ -75,7 +75,7 @@ public struct FrameGrid: Sendable, Hashable {
         guard let past = WideInt.product(r2, tts).adding(WideInt(r1)) else { return nil }
         let whole = WideInt.product(tts, g.perFrame)
         guard let rest = whole.subtracting(past) else { return nil }
-        // Strictly more than half way goes forward; exactly half way stays on the earlier frame (DESIGN §2).
+        // Strictly more than half way goes forward; exactly half way stays on the earlier frame (spec/time.md §3).
         if past > rest {
             let (next, overflow) = frame.addingReportingOverflow(1)
             guard !overflow else { return nil }
@@ -92,7 +92,7 @@ public struct FrameGrid: Sendable, Hashable {
     }
 
     /// The nearest frame to `t`; a time exactly halfway between two frames goes to the EARLIER frame
-    /// (DESIGN §2). Clamps nothing: the index may be negative or >= `frameCount`; callers check range.
+    /// (spec/time.md §3). Clamps nothing: the index may be negative or >= `frameCount`; callers check range.
     /// - Precondition: the result is representable (see `checkedSnap(_:)`).
     public func snap(_ t: MediaTime) -> SnappedTime {
         guard let s = checkedSnap(t) else {
@@ -116,7 +116,7 @@ public struct FrameGrid: Sendable, Hashable {
     }
 }
 
-/// A requested time and the frame it was snapped to; both are reported back to the user (DESIGN §2).
+/// A requested time and the frame it was snapped to; both are reported back to the user (spec/time.md §3).
 public struct SnappedTime: Sendable, Hashable {
     /// Index on the grid; may be outside the clip.
     public var frame: Int64

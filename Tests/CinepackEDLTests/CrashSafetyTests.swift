@@ -6,7 +6,7 @@ import Testing
 
 @testable import CinepackEDL
 
-/// DESIGN §3 "a power cut at any byte leaves a file that opens with either the old or the new
+/// spec/format.md §8: "a power cut at any byte leaves a file that opens with either the old or the new
 /// edits, complete", tested by cutting the in-place update at every write boundary and at many
 /// byte offsets and sector subsets inside the slot write (spec/format.md §8, fault injection).
 @Suite struct CrashSafetyTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CinepackEDL
 
-/// Hostile XML (DESIGN §6): each refused with a clear error, quickly, before anything grows.
+/// Hostile XML (spec/edl.md §13): each refused with a clear error, quickly, before anything grows.
 @Suite struct EDLHostileTests {
     static let open = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     static let root = #"<edl xmlns="urn:cinepack:edl:1" version="1">"#

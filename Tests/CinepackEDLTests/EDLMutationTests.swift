@@ -4,7 +4,7 @@ import Testing
 
 @testable import CinepackEDL
 
-/// A seeded mutation loop over valid EDLs (DESIGN §6: fuzz the XML reader). Every mutant must be
+/// A seeded mutation loop over valid EDLs (the XML reader is fuzzed). Every mutant must be
 /// refused with an error or read into a list that round-trips exactly; nothing may crash or hang.
 /// The same mutants check that the reader's own grammar checks agree with spec/edl.rng.
 @Suite struct EDLMutationTests {

@@ -222,7 +222,7 @@ import Testing
     }
 
     /// Checks every decision after the first: focus arrives on its frame, after a linear rack whose
-    /// length follows DESIGN §4 and which ends on that frame. Returns how many were checked.
+    /// length follows spec/focus.md §3.1 and which ends on that frame. Returns how many were checked.
     func checkTransitions(_ scene: DemoScene, _ metadata: [FrameMetadata]) throws -> Int {
         let fps = Double(scene.options.framesPerSecond)
         let decided = metadata.indices.filter { metadata[$0].decision != nil }

@@ -31,7 +31,7 @@ private func grid(_ frames: Int64, _ seconds: Int64 = 1, start: MediaTime = .zer
     }
 
     @Test(arguments: [
-        // Exactly halfway goes to the EARLIER frame (DESIGN §2).
+        // Exactly halfway goes to the EARLIER frame (spec/time.md §3).
         SnapCase(grid: grid(30), time: t(1, 60), nearest: 0, floor: 0),
         SnapCase(grid: grid(30), time: t(3, 60), nearest: 1, floor: 1),
         SnapCase(grid: grid(30), time: t(5, 60), nearest: 2, floor: 2),

@@ -4,7 +4,7 @@ import Testing
 /// Peer tools (ffmpeg, ffprobe, exiftool, mediainfo, xmllint, python3 + opentimelineio) that
 /// interop tests compare against.
 ///
-/// Policy (DESIGN §7): with `CI=true` interop tests always run and a missing peer is a failure,
+/// Policy (README, Testing): with `CI=true` interop tests always run and a missing peer is a failure,
 /// never a skip; on a machine without the tool the test is skipped and says so. Two ways to apply it:
 ///
 /// - inside a test: `guard try Peers.available("ffprobe") else { return }` (prints a note when

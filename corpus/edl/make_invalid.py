@@ -74,7 +74,7 @@ inv('timescale-overflow.xml', doc(decision('time="1/4294967296s" frame="30" stre
 inv('media-zero-frames.xml', doc('', '  <media frames="0" rate="30/1" fingerprint="0123456789abcdef"/>\n'), '`frames="0"`')
 inv('f-number-zero.xml', doc('  <aperture f-number="0"/>\n'), '`f-number="0"`')
 inv('decision-without-media.xml', HEAD + f'<edl {NS} version="1">\n' + decision('time="1s" frame="30" strength="weak"') + '</edl>\n', 'a decision and no `<media>`')
-inv('time-off-grid.xml', doc(decision('time="123/10s" frame="369" strength="weak"'), NTSC), '12.3 s at 29.97 fps (DESIGN: not on the grid)')
+inv('time-off-grid.xml', doc(decision('time="123/10s" frame="369" strength="weak"'), NTSC), '12.3 s at 29.97 fps (not on the frame grid, spec/time.md §3)')
 inv('frame-disagrees.xml', doc(decision('time="369369/30000s" frame="368" strength="weak"'), NTSC), 'frame 368 for the time of frame 369')
 inv('frame-past-end.xml', doc(decision('time="6s" frame="180" strength="weak"')), 'frame 180 of a 180-frame clip')
 inv('decisions-out-of-order.xml', doc('  <decisions>\n    <decision time="2s" frame="60" strength="weak">\n      <detection id="4"/>\n    </decision>\n    <decision time="1s" frame="30" strength="weak">\n      <detection id="5"/>\n    </decision>\n  </decisions>\n'), 'second decision earlier than the first')

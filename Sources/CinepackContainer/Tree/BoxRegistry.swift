@@ -1,4 +1,4 @@
-/// How the reader treats a box type: the one table of every box the layer knows (DESIGN §8).
+/// How the reader treats a box type: the one table of every box the layer knows.
 public enum BoxLayout: Sendable {
     /// Only child boxes, starting `childrenOffset` bytes into the payload.
     case container(childrenOffset: Int = 0)

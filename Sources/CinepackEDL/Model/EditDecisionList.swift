@@ -50,7 +50,7 @@ public enum DecisionStrength: String, Sendable, Equatable, CaseIterable {
     case weak, strong
 }
 
-/// A user focus decision: focus arrives at `target` at `time` (DESIGN §4).
+/// A user focus decision: focus arrives at `target` at `time` (spec/focus.md §2.4).
 public struct UserDecision: Sendable, Equatable {
     /// Exact time on the source frame grid.
     public var time: MediaTime

@@ -114,7 +114,7 @@ extension EditDecisionList {
         case .group(let id): return #"<group id="\#(id)"/>"#
         case .fixedDisparity(let d): return #"<disparity value="\#(EDLValue.text(d))"/>"#
         case .point(let x, let y): return #"<point x="\#(EDLValue.text(x))" y="\#(EDLValue.text(y))"/>"#
-        // Not a user decision's target (DESIGN §4); written so that the reader names the problem.
+        // Not a user decision's target (spec/edl.md §5); written so that the reader names the problem.
         case .none: return "<none/>"
         }
     }

@@ -1,6 +1,6 @@
 import CLibXML2
 
-// Reading XML from untrusted bytes with libxml2 2.9 (DESIGN §6, spec/edl.md §2, §13).
+// Reading XML from untrusted bytes with libxml2 2.9 (spec/edl.md §2, §13).
 //
 // - Network off (XML_PARSE_NONET); never XML_PARSE_NOENT (entity substitution), XML_PARSE_DTDLOAD,
 //   XML_PARSE_DTDATTR, XML_PARSE_XINCLUDE or XML_PARSE_HUGE.

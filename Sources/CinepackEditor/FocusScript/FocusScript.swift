@@ -3,7 +3,7 @@ import CinepackFormat
 import CinepackTime
 
 /// The focus script: base (captured) decisions plus the user decisions of an EDL, turned into the focus
-/// at every frame (DESIGN §4, normative text in spec/focus.md). A pure function of its inputs: the same
+/// at every frame (normative text in spec/focus.md). A pure function of its inputs: the same
 /// capture and EDL always give the same script.
 public struct FocusScript: Sendable {
     /// Every decision in time order, effective or not (spec/focus.md §5): sorted by frame; on one frame

@@ -3,14 +3,14 @@ import CinepackFormat
 import CinepackTime
 
 /// What capture recorded, frame by frame: the editor's input besides the EDL. Pure data, so the
-/// focus script is a pure function (DESIGN §4: no I/O in the editor).
+/// focus script is a pure function (no I/O in the editor, ARCHITECTURE.md).
 public struct CaptureTimeline: Sendable, Equatable {
     /// Frame n starts at `grid.time(ofFrame: n)`.
     public var grid: FrameGrid
     public var frameCount: Int
     /// Per frame: detections, captured focus state, captured decision, f-number, scene.
     public var frames: [FrameMetadata]
-    /// Focus timing and aperture range (stored in the movie, DESIGN §4).
+    /// Focus timing and aperture range (stored in the movie, spec/format.md §7).
     public var parameters: CinematicParameters
 
     public init(grid: FrameGrid, frames: [FrameMetadata], parameters: CinematicParameters) {

@@ -105,7 +105,7 @@ extension PointFocus {
         return RegionTrack(regions: regions, stop: reasonAtLastFrame, stopFrame: nil)
     }
 
-    /// Point focus on empty space (DESIGN §4): the salient region at `point` in frame `frame`, followed
+    /// Point focus on empty space (spec/retime.md §5): the salient region at `point` in frame `frame`, followed
     /// through the next frames up to `maximumSpan` or the end of the clip, as a custom detection track
     /// with id `id` (≥ 1 000 000). One sample per tracked frame: the region's bounding rect and median
     /// disparity (negative disparities, which noise can give, are written as 0, spec/edl.md §6).

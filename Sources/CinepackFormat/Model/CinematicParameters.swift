@@ -5,7 +5,7 @@ public struct CinematicParameters: Sendable, Equatable, Codable {
     public var defaultFNumber: Float = 4.5
     public var minFNumber: Float = 1.4
     public var maxFNumber: Float = 16
-    /// Focus timing (DESIGN §4).
+    /// Focus timing (spec/focus.md §3.1).
     public var maxDisparityRate: Float = 0.5  // diopters per second
     public var minTransition: Float = 1.0 / 3.0  // seconds
     public var maxTransition: Float = 1.0  // seconds
