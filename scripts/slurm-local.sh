@@ -50,8 +50,10 @@ start() {
     chmod 700 "$DIR"
     head -c 1024 /dev/urandom >"$DIR/munge.key"
     chmod 400 "$DIR/munge.key"
-    munged --key-file="$DIR/munge.key" --socket="$DIR/run/munge.socket" --pid-file="$DIR/run/munged.pid" \
-        --log-file="$DIR/log/munged.log" --seed-file="$DIR/run/munge.seed" --force
+    # Daemons are detached from the caller's terminal and output (setsid, /dev/null), so a caller
+    # that waits for this script, such as a test runner, is not tied to them.
+    setsid munged --key-file="$DIR/munge.key" --socket="$DIR/run/munge.socket" --pid-file="$DIR/run/munged.pid" \
+        --log-file="$DIR/log/munged.log" --seed-file="$DIR/run/munge.seed" --force </dev/null >/dev/null 2>&1
 
     local host node
     host="$(hostname -s)"
@@ -95,8 +97,8 @@ $node State=UNKNOWN
 PartitionName=cinepack Nodes=ALL Default=YES MaxTime=30 State=UP
 CONF
     export SLURM_CONF="$CONF"
-    slurmctld -f "$CONF"
-    slurmd -f "$CONF"
+    setsid slurmctld -f "$CONF" </dev/null >/dev/null 2>&1
+    setsid slurmd -f "$CONF" </dev/null >/dev/null 2>&1
     for _ in $(seq 1 60); do
         if sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
             echo "export SLURM_CONF=$CONF"

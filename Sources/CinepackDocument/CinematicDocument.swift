@@ -53,7 +53,11 @@ public struct CinematicDocument: Sendable {
         // Identify first: a plain or remuxed movie is "not cinematic", not an unreadable one.
         let probe: CinematicMovie
         do { probe = try CinematicMovie.open(path: path) } catch { throw .unreadable(path: path, cause: error) }
-        guard probe.disparity != nil, probe.metadata != nil else { throw .notCinematic(path: path) }
+        // A file that claims to be cinematic but fails identification says why (spec/format.md §2).
+        if CinematicMovie.looksCinematic(probe.movie) {
+            do { try probe.requireCinepack() } catch { throw .unreadable(path: path, cause: error) }
+        }
+        guard probe.disparity != nil || probe.metadata != nil else { throw .notCinematic(path: path) }
         do { edits = try MovieEdits.open(path: path, recovering: recovering) } catch {
             throw .unreadable(path: path, cause: error)
         }
@@ -138,7 +142,7 @@ public struct CinematicDocument: Sendable {
         var next = edl
         try change(&next)
         if next.media == nil { next.media = edits.binding }
-        set(MovieEdits.recording(next, step: description, from: edl))
+        set(MovieEdits.recording(next, step: description, from: edits.historyBase(edl)))
     }
 
     private mutating func set(_ next: EditDecisionList) {

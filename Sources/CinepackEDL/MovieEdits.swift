@@ -56,6 +56,16 @@ public struct MovieEdits: Sendable {
         return edits
     }
 
+    /// `edl` as an undo step must hold it (spec/edl.md §8): the EDL as stored. While `edl` is
+    /// still what was opened from a movie with no stored EDL, that is without the binding this
+    /// handle added on opening.
+    public func historyBase(_ edl: EditDecisionList) -> EditDecisionList {
+        guard bindingAdded, edl == self.edl else { return edl }
+        var stored = edl
+        stored.media = nil
+        return stored
+    }
+
     /// What an editor needs from the file, checked before any write.
     static func checkEditable(_ movie: CinematicMovie) throws(EDLCommandError) {
         guard CinematicMovie.looksCinematic(movie.movie) else {
@@ -114,9 +124,7 @@ public struct MovieEdits: Sendable {
     {
         var next = edl
         try change(&next)
-        var previous = edl
-        if bindingAdded { previous.media = nil }
-        next = Self.recording(next, step: description, from: previous)
+        next = Self.recording(next, step: description, from: historyBase(edl))
         if dryRun {
             var bound = next
             bound.media = binding

@@ -134,14 +134,12 @@ public struct RenderPlan: Sendable {
         return copy
     }
 
-    /// The audio that goes with the rendered program, copied as it is: the source's audio track
-    /// when the plan renders the whole source unchanged (no trims, no speed changes, no range);
-    /// nil otherwise. Every writer of program audio (render, concat) takes it from here.
-    public func programAudio(edl: EditDecisionList) -> CarriedTrack? {
-        guard edl.sourceRanges.isEmpty, edl.speedSegments.isEmpty, outputFrames == 0..<timeline.outputFrameCount,
-            let track = movie.audio
-        else { return nil }
-        return CarriedTrack(movie: movie.movie, track: track, source: movie.source)
+    /// Whether the program plays the whole source at speed 1 from its start (no trims, speed
+    /// changes or range): its audio is then the source's audio track, copied as it is.
+    public var playsSourceAudioUnchanged: Bool {
+        let audio = ProgramAudio(timeline: timeline, frames: outputFrames)
+        return outputFrames == 0..<timeline.outputFrameCount && audio.isWholeSourceAtSpeedOne
+            && audio.segments.first?.sourceEnd == timeline.sourceGrid.time(ofFrame: Int64(movie.frameCount))
     }
 
     /// The source frame program frame `k` shows.

@@ -23,35 +23,6 @@ struct EncoderAudio {
     var filter: String?
 }
 
-/// The program's audio alone, cut and retimed by ffmpeg into a temporary MOV (PCM), for outputs
-/// cinepack writes itself (PNG) to carry.
-enum FFmpegAudio {
-    static func render(_ audio: EncoderAudio, to temporary: String) throws {
-        let ffmpeg = try FFmpeg.require("cutting and retiming the audio of an edited program")
-        let process = Process()
-        let log = FFmpegLog()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = [
-            "-v", "error", "-nostdin", "-y", "-i", audio.path, "-filter_complex", audio.filter ?? "[0:a:0]anull[aout]", "-map", "[aout]",
-            "-c:a", "pcm_s24le", "-f", "mov", temporary,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = log.pipe
-        let token = PartialFiles.add(temporary)
-        defer { PartialFiles.remove(token) }
-        do { try process.run() } catch {
-            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)): \(error.localizedDescription)")
-        }
-        log.startReading()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            unlink(temporary)
-            throw CLIErrors.failure(
-                "ffmpeg could not cut the audio (status \(process.terminationStatus)); nothing written. ffmpeg said:\n\(log.lastLines())")
-        }
-    }
-}
-
 /// Encodes raw RGB frames through ffmpeg with the export settings (ProRes, DNxHR, H.264, HEVC…), into a temporary file placed under
 /// its name only when ffmpeg succeeded and the file checks out as a complete movie with every
 /// frame (ffmpeg can exit 0 on a full disk without writing its `moov`). Any failure — no folder,

@@ -203,8 +203,8 @@ struct PlotCommand: ParsableCommand {
     @OptionGroup var overwrite: OverwriteOption
 
     func run() throws {
-        let target = try overwrite.target(output, inputs: [document.file])
         let doc = try document.open()
+        let target = try overwrite.target(output, inputs: [document.file])
         let svg = FocusPlot.svg(script: doc.script, capture: doc.capture, title: (document.file as NSString).lastPathComponent)
         try target.write(Array(svg.utf8))
         print("wrote \(output): \(doc.script.frames.count) frames, \(doc.script.decisions.filter(\.isEffective).count) decisions")

@@ -130,30 +130,16 @@ struct RenderCommand: ParsableCommand {
         let part = try partRecord(farm)
         if let part { plan = plan.restricted(to: part.frames) }
         // Farm parts carry no audio: concat adds the program's audio once.
-        let audio = part == nil ? programAudio(plan, alone: chosen.isBuiltIn) : nil
+        let withAudio = part == nil
         var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
         var done = 0
         if chosen.isBuiltIn {
             let depth = chosen == .png16 ? 16 : 8
-            var temporaryAudio: String?
-            defer { if let temporaryAudio { try? FileManager.default.removeItem(atPath: temporaryAudio) } }
-            var carried: CarriedTrack?
-            if let audio, audio.filter != nil {
-                let url = URL(fileURLWithPath: output)
-                let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).audio-\(getpid()).mov").path
-                temporaryAudio = path
-                try FFmpegAudio.render(audio, to: path)
-                let audioSource = try CLIErrors.reporting(file: path) { () throws(ContainerError) in try FileByteSource(path: path) }
-                let audioMovie = try CLIErrors.reporting(file: path) { () throws(ContainerError) in try Movie.read(source: audioSource) }
-                carried = audioMovie.tracks.first { $0.kind == .audio }.map {
-                    CarriedTrack(movie: audioMovie, track: $0, source: audioSource)
-                }
-            } else if audio != nil {
-                carried = movie.audio.map { CarriedTrack(movie: movie.movie, track: $0, source: movie.source) }
-            }
+            let audio = withAudio ? try ProgramAudioTrack.make(plan, besides: output) : nil
+            defer { audio?.remove() }
             var configuration = CinematicWriterConfiguration(
                 video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
-                audio: carried)
+                audio: audio?.track)
             configuration.isCinematic = false
             configuration.pictureColour = settings.outputColour.isSpecified || source.colour.isSpecified ? settings.outputColour : nil
             // An intermediate: encoding speed matters more than the last few per cent of size.
@@ -174,7 +160,7 @@ struct RenderCommand: ParsableCommand {
         } else {
             let encoder = try FFmpegEncoder(
                 target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
-                rate: rate, audio: audio,
+                rate: rate, audio: withAudio ? encoderAudio(plan) : nil,
                 finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
             do {
                 try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
@@ -205,18 +191,15 @@ struct RenderCommand: ParsableCommand {
         return nil
     }
 
-    /// The source's audio as the program plays it: a plain copy when the program is the whole
-    /// clip unedited, else the source cut and retimed by `ProgramAudio`'s filter graph.
-    func programAudio(_ plan: RenderPlan, alone: Bool) -> EncoderAudio? {
+    /// The source's audio as the program plays it, for the ffmpeg encoder (the pictures are its
+    /// input 0): a plain copy when the program is the whole clip unedited, else the source cut and
+    /// retimed by `ProgramAudio`'s filter graph (the same cut `ProgramAudioTrack` makes for PNG).
+    func encoderAudio(_ plan: RenderPlan) -> EncoderAudio? {
         guard let track = plan.movie.audio else { return nil }
+        if plan.playsSourceAudioUnchanged { return EncoderAudio(path: file, filter: nil) }
         let audio = ProgramAudio(timeline: plan.timeline, frames: plan.outputFrames)
-        let whole =
-            plan.outputFrames == 0..<plan.timeline.outputFrameCount && audio.isWholeSourceAtSpeedOne
-            && audio.segments[0].sourceEnd == plan.timeline.sourceGrid.time(ofFrame: Int64(plan.movie.frameCount))
-        if whole { return EncoderAudio(path: file, filter: nil) }
         let rate = Int(track.audio?.sampleRate ?? 0) > 0 ? Int(track.audio!.sampleRate) : Int(track.timescale)
-        // The PNG path feeds the audio alone (input 0); the ffmpeg encoder has the pictures first.
-        return EncoderAudio(path: file, filter: audio.ffmpegFilter(input: alone ? "0:a:0" : "1:a:0", sampleRate: rate, output: "aout"))
+        return EncoderAudio(path: file, filter: audio.ffmpegFilter(input: "1:a:0", sampleRate: rate, output: "aout"))
     }
 
     /// Every output frame of the plan through `write`, in order: decoding the next frame and

@@ -59,6 +59,7 @@ struct ProVideoTests {
         let cinematic = dir.file("\(source.name)-cinematic.mov")
         var pack = [
             "pack", "-o", cinematic, "--video", plain, "--disparity", dir.file("d/%04d.png"), "--disparity-range", "0:4", "--fps", "24",
+            "--disparity-fit", "stretch",
         ]
         if let audio { pack += ["--audio", audio] }
         let packed = try CLI.run(pack)

@@ -30,7 +30,7 @@ public enum FFmpegTool {
     }
 
     /// Runs ffmpeg to completion and returns its standard error (where it logs); stdout is dropped.
-    static func run(_ ffmpeg: String, _ arguments: [String]) throws(FFmpegError) -> (status: Int32, log: String) {
+    package static func run(_ ffmpeg: String, _ arguments: [String]) throws(FFmpegError) -> (status: Int32, log: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments = arguments
@@ -45,7 +45,7 @@ public enum FFmpegTool {
     }
 
     /// The last few lines of a log: enough to say why, short enough for one error message.
-    static func tail(_ log: String, lines: Int = 3) -> String {
+    package static func tail(_ log: String, lines: Int = 3) -> String {
         log.split(separator: "\n").suffix(lines).joined(separator: " / ").trimmingCharacters(in: .whitespaces)
     }
 }

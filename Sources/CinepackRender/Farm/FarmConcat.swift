@@ -27,9 +27,10 @@ public enum FarmConcat {
         do { try output.validate() } catch { throw .output(error) }
         let parts = try check(paths)
         var notes: [String] = []
-        let audio = try programAudio(for: parts[0].record, from: audioFrom, notes: &notes)
+        let audio = try programAudio(for: parts[0].record, from: audioFrom, output: output.path, notes: &notes)
+        defer { audio?.remove() }
         do {
-            let summary = try MovieJoiner.join(parts.map(\.movie), to: output, audio: audio)
+            let summary = try MovieJoiner.join(parts.map(\.movie), to: output, audio: audio?.track)
             return Result(summary: summary, parts: parts, notes: notes)
         } catch {
             throw .format(error)
@@ -102,7 +103,9 @@ public enum FarmConcat {
 
     /// The program's audio from the source the parts were rendered from, checked against their
     /// record; nil (with a note saying why) when there is none to add.
-    static func programAudio(for record: RenderPartRecord, from path: String?, notes: inout [String]) throws(FarmError) -> CarriedTrack? {
+    static func programAudio(
+        for record: RenderPartRecord, from path: String?, output: String, notes: inout [String]
+    ) throws(FarmError) -> ProgramAudioTrack? {
         guard let path else {
             if record.sourceHasAudio {
                 notes.append("note: no audio added: the source \(record.sourceName) has audio; pass --audio-from SOURCE to add it")
@@ -124,17 +127,15 @@ public enum FarmConcat {
         }
         let plan: RenderPlan
         do { plan = try RenderPlan(edits: edits) } catch { throw .format(error) }
-        guard plan.outputFrames == record.program else {
-            notes.append(
-                "note: no audio added: the parts hold program frames \(record.program.lowerBound)..\(record.program.upperBound), not the whole program"
+        guard record.program.clamped(to: plan.outputFrames) == record.program, !record.program.isEmpty else {
+            throw .audioSourceMismatch(
+                path: path,
+                reason:
+                    "its program has frames 0..\(plan.outputFrames.upperBound), but the parts hold \(record.program.lowerBound)..\(record.program.upperBound)"
             )
-            return nil
         }
-        guard let audio = plan.programAudio(edl: edits.edl) else {
-            notes.append("note: no audio added: the program has trims or speed changes")
-            return nil
-        }
-        return audio
+        // The program range the parts were rendered from (a `--range` render holds part of it).
+        do { return try ProgramAudioTrack.make(plan.restricted(to: record.program), besides: output) } catch { throw .format(error) }
     }
 
     private static func reason(_ error: FormatError, _ path: String) -> String {
