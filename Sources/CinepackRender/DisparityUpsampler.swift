@@ -57,14 +57,14 @@ public enum DisparityUpsampler {
             clock.lap("guide")
             let coefficients = fit(p, confidence, guideLow, w, h, threads: threads)
             defer { coefficients.deallocate() }
-            let layers = layerModels(p, guideLow, spread, w, h, threads: threads)
-            defer { layers.deallocate() }
-            clock.lap("fit")
-            // Steps under a thousandth of the map's range are left to the guided filter: the
-            // assignment could move them by no more than that.
+            // Steps under a hundredth of the map's range are left to the guided filter: the
+            // assignment could move them by no more than that (gradients, not edges).
             var range = (low: Float.infinity, high: -Float.infinity)
             for v in filled { range = (min(range.low, v), max(range.high, v)) }
-            let step = max(1e-3 * (range.high - range.low), .leastNormalMagnitude)
+            let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
+            let layers = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
+            defer { layers.deallocate() }
+            clock.lap("fit")
             let result = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("apply")
             clock.report()
@@ -166,7 +166,7 @@ public enum DisparityUpsampler {
     /// separation: the squared distance of the two colours over their summed spreads.
     private static func layerModels(
         _ p: UnsafeMutablePointer<Float>, _ guideLow: UnsafeMutablePointer<Float>, _ spread: UnsafeMutablePointer<Float>,
-        _ w: Int, _ h: Int, threads: Int?
+        _ w: Int, _ h: Int, least: Float, threads: Int?
     ) -> UnsafeMutablePointer<LayerModel> {
         let out = UnsafeMutablePointer<LayerModel>.allocate(capacity: w * h)
         let o = Shared(out)
@@ -182,7 +182,7 @@ public enum DisparityUpsampler {
                 for y in rows { for x in columns { let v = values.p[y * w + x]; low = min(low, v); high = max(high, v) } }
                 var model = LayerModel(far: .zero, axis: .zero, low: low, high: high, confidence: 0)
                 let range = high - low
-                if range > 0 && range.isFinite {
+                if range > least && range.isFinite {
                     var sumNear: Float = 0
                     var sumFar: Float = 0
                     var near = SIMD3<Float>.zero
@@ -465,10 +465,14 @@ public enum DisparityUpsampler {
                         let step = high - low
                         if any(step .> least) {
                             for k in 0..<n where step[k] > least {
-                                let colour = SIMD3(red[k], green[k], blue[k])
                                 let (i32, fx) = cols.p[x + k]
                                 let i0 = Int(i32)
                                 let i1 = min(i0 + 1, w - 1)
+                                let confident =
+                                    lay.p[j0 * w + i0].confidence + lay.p[j0 * w + i1].confidence
+                                    + lay.p[j1 * w + i0].confidence + lay.p[j1 * w + i1].confidence
+                                if confident == 0 { continue }
+                                let colour = SIMD3(red[k], green[k], blue[k])
                                 let guided = clamped[k]
                                 @inline(__always) func layered(_ m: LayerModel) -> Float {
                                     let a = ((colour - m.far) * m.axis).sum()
