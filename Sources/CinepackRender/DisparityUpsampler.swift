@@ -9,8 +9,12 @@ import CinepackFormat
 ///    3 × 3 window, disparity ≈ a · colour + b, the colour being the picture averaged over each
 ///    map cell (square root of linear light, roughly perceptual).
 /// 3. At picture resolution each pixel takes the bilinearly interpolated (a, b) applied to its own
-///    colour, so a disparity edge snaps to the picture edge, clamped to the range of the
-///    surrounding map values (no overshoot).
+///    colour, so a disparity edge snaps to the picture edge.
+/// 4. Across a depth step, a two-layer assignment replaces that where the colours decide: each
+///    cell's neighbourhood has a near and a far layer with a colour each, and a pixel's colour
+///    picks between them (soft where it lies between), weighted by how well the two colours are
+///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
+///    (no overshoot).
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
@@ -45,23 +49,34 @@ public enum DisparityUpsampler {
             p.initialize(from: filled, count: w * h)
             defer { p.deallocate() }
             var clock = PassClock()
-            let guideLow = averageGuide(g, W, H, w, h, threads: threads)
-            defer { guideLow.deallocate() }
+            let (guideLow, spread) = averageGuide(g, W, H, w, h, threads: threads)
+            defer {
+                guideLow.deallocate()
+                spread.deallocate()
+            }
             clock.lap("guide")
             let coefficients = fit(p, confidence, guideLow, w, h, threads: threads)
             defer { coefficients.deallocate() }
+            // Steps under a hundredth of the map's range are left to the guided filter: the
+            // assignment could move them by no more than that (gradients, not edges).
+            var range = (low: Float.infinity, high: -Float.infinity)
+            for v in filled { range = (min(range.low, v), max(range.high, v)) }
+            let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
+            let layers = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
+            defer { layers.deallocate() }
             clock.lap("fit")
-            let result = apply(coefficients, p, g, W, H, w, h, threads: threads)
+            let result = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("apply")
             clock.report()
             return result
         }
     }
 
-    /// The picture's √colour averaged over the central `footprint` of every cell, three floats a cell.
+    /// The picture's √colour averaged over the central `footprint` of every cell, three floats a
+    /// cell, and its spread there (the variance summed over the channels), one float a cell.
     private static func averageGuide(
         _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> UnsafeMutablePointer<Float> {
+    ) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
         @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
             let size = Float(pixels) / Float(cells)
             let centre = (Float(i) + 0.5) * size
@@ -70,7 +85,9 @@ public enum DisparityUpsampler {
             return a..<max(a + 1, min(pixels, Int((centre + half).rounded(.up))))
         }
         let out = UnsafeMutablePointer<Float>.allocate(capacity: w * h * 3)
+        let spread = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
         let o = Shared(out)
+        let v = Shared(spread)
         let source = Shared(UnsafeMutablePointer(mutating: g))
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
@@ -79,34 +96,143 @@ public enum DisparityUpsampler {
             // The rows' √colour summed column by column, then each cell's columns.
             let row = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
             let sums = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
+            let squares = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
             defer {
                 row.deallocate()
                 sums.deallocate()
+                squares.deallocate()
             }
             sums.initialize(repeating: 0, count: W * 3 + 8)
+            squares.initialize(repeating: 0, count: W * 3 + 8)
             for y in rows {
                 sqrtRow(source.p + y * W * 3, count: W * 3, into: row)
                 var k = 0
                 while k + 8 <= W * 3 {
-                    store8(sums + k, load8(sums + k) + load8(row + k))
+                    let r = load8(row + k)
+                    store8(sums + k, load8(sums + k) + r)
+                    store8(squares + k, load8(squares + k) + r * r)
                     k += 8
                 }
                 while k < W * 3 {
                     sums[k] += row[k]
+                    squares[k] += row[k] * row[k]
                     k += 1
                 }
             }
             for i in 0..<w {
                 var s = SIMD3<Float>.zero
-                for x in columns[i] { s += SIMD3(sums[3 * x], sums[3 * x + 1], sums[3 * x + 2]) }
-                s /= Float(rows.count * columns[i].count)
+                var q = SIMD3<Float>.zero
+                for x in columns[i] {
+                    s += SIMD3(sums[3 * x], sums[3 * x + 1], sums[3 * x + 2])
+                    q += SIMD3(squares[3 * x], squares[3 * x + 1], squares[3 * x + 2])
+                }
+                let n = Float(rows.count * columns[i].count)
+                s /= n
                 o.p[(j * w + i) * 3] = s.x
                 o.p[(j * w + i) * 3 + 1] = s.y
                 o.p[(j * w + i) * 3 + 2] = s.z
+                v.p[j * w + i] = max(0, (q / n - s * s).sum())
+            }
+        }
+        return (out, spread)
+    }
+
+    /// The two depth layers of a cell's 3 × 3 neighbourhood: the nearest and farthest map values
+    /// there, each with the colour of the cells that hold it, and how well those colours tell the
+    /// layers apart.
+    struct LayerModel {
+        /// √colour of the far layer.
+        var far: SIMD3<Float>
+        /// (near − far) / |near − far|²: a colour's projection on it is 0 at the far layer's colour
+        /// and 1 at the near layer's.
+        var axis: SIMD3<Float>
+        var low: Float
+        var high: Float
+        /// 0 (the colours overlap: keep the guided filter) … 1 (the colours decide).
+        var confidence: Float
+    }
+
+    /// Sharpness of the assignment along the colour axis: the middle third of the way from one
+    /// layer's colour to the other's stays a soft mix, the rest goes to the nearer colour.
+    static let assignmentSharpness: Float = 3
+    /// Spread (variance, √colour units summed over channels) added to every cell's own, so flat
+    /// cells do not weigh without bound (about the spread of film grain and 8-bit noise).
+    static let spreadFloor: Float = 1e-2
+
+    /// Two-layer models per cell. A cell's colour counts for a layer by how close its value is to
+    /// that layer's (fourth power of the normalised distance, so cells between the two — mixed
+    /// cells of an area-averaged map — count little) and by how uniform the cell's own colour is
+    /// (a cell straddling an edge has a wide spread and a mixed mean). The confidence is a Fisher
+    /// separation: the squared distance of the two colours over their summed spreads.
+    private static func layerModels(
+        _ p: UnsafeMutablePointer<Float>, _ guideLow: UnsafeMutablePointer<Float>, _ spread: UnsafeMutablePointer<Float>,
+        _ w: Int, _ h: Int, least: Float, threads: Int?
+    ) -> UnsafeMutablePointer<LayerModel> {
+        let out = UnsafeMutablePointer<LayerModel>.allocate(capacity: w * h)
+        let o = Shared(out)
+        let values = Shared(p)
+        let gl = Shared(guideLow)
+        let sp = Shared(spread)
+        parallelFor(h, threads: threads) { j in
+            let rows = max(0, j - 1)...min(h - 1, j + 1)
+            for i in 0..<w {
+                let columns = max(0, i - 1)...min(w - 1, i + 1)
+                var low = Float.infinity
+                var high = -Float.infinity
+                for y in rows { for x in columns { let v = values.p[y * w + x]; low = min(low, v); high = max(high, v) } }
+                var model = LayerModel(far: .zero, axis: .zero, low: low, high: high, confidence: 0)
+                let range = high - low
+                if range > least && range.isFinite {
+                    var sumNear: Float = 0
+                    var sumFar: Float = 0
+                    var near = SIMD3<Float>.zero
+                    var far = SIMD3<Float>.zero
+                    for y in rows {
+                        for x in columns {
+                            let k = y * w + x
+                            let t = (values.p[k] - low) / range
+                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let a = t * t * t * t * uniform
+                            let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
+                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                            sumNear += a
+                            sumFar += b
+                            near += a * c
+                            far += b * c
+                        }
+                    }
+                    near /= sumNear
+                    far /= sumFar
+                    var spreadNear: Float = 0
+                    var spreadFar: Float = 0
+                    for y in rows {
+                        for x in columns {
+                            let k = y * w + x
+                            let t = (values.p[k] - low) / range
+                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                            let dn = c - near
+                            let df = c - far
+                            spreadNear += t * t * t * t * uniform * ((dn * dn).sum() + sp.p[k])
+                            spreadFar += (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform * ((df * df).sum() + sp.p[k])
+                        }
+                    }
+                    let d = near - far
+                    let distance = (d * d).sum()
+                    let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
+                    model.far = far
+                    model.axis = distance > 0 ? d / distance : .zero
+                    model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
+                }
+                o.p[j * w + i] = model
             }
         }
         return out
     }
+    /// Separation below which the two layers' colours do not decide at all, and the span over
+    /// which the confidence rises to 1 above it.
+    static let separationFloor: Float = 1.5
+    static let separationSpan: Float = 3
 
     /// √ of `count` non-negative floats (negatives count as 0), eight at a time.
     @inline(__always) private static func sqrtRow(_ source: UnsafePointer<Float>, count: Int, into row: UnsafeMutablePointer<Float>) {
@@ -245,7 +371,8 @@ public enum DisparityUpsampler {
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
     private static func apply(
-        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, step least: Float,
+        _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let columns = UnsafeMutablePointer<(Int32, Float)>.allocate(capacity: W)
@@ -263,6 +390,7 @@ public enum DisparityUpsampler {
         }
         let cols = Shared(columns)
         let coef = Shared(coefficients)
+        let lay = Shared(layers)
         let map = Shared(p)
         let source = Shared(UnsafeMutablePointer(mutating: g))
         let bandRows = 16
@@ -331,7 +459,33 @@ public enum DisparityUpsampler {
                         let low = vmin(load8(top + 4 * stride + x), load8(bottom + 4 * stride + x))
                         let high = vmax(load8(top + 5 * stride + x), load8(bottom + 5 * stride + x))
                         // vmax keeps its first argument when either is NaN: a NaN model gives `low`.
-                        let clamped = vmin(vmax(low, value), high)
+                        var clamped = vmin(vmax(low, value), high)
+                        // Across a depth step, the two-layer assignment (bilinear over the four
+                        // cells' models) decides where the colours do.
+                        let step = high - low
+                        if any(step .> least) {
+                            for k in 0..<n where step[k] > least {
+                                let (i32, fx) = cols.p[x + k]
+                                let i0 = Int(i32)
+                                let i1 = min(i0 + 1, w - 1)
+                                let confident =
+                                    lay.p[j0 * w + i0].confidence + lay.p[j0 * w + i1].confidence
+                                    + lay.p[j1 * w + i0].confidence + lay.p[j1 * w + i1].confidence
+                                if confident == 0 { continue }
+                                let colour = SIMD3(red[k], green[k], blue[k])
+                                let guided = clamped[k]
+                                @inline(__always) func layered(_ m: LayerModel) -> Float {
+                                    let a = ((colour - m.far) * m.axis).sum()
+                                    let alpha = min(max(0.5 + assignmentSharpness * (a - 0.5), 0), 1)
+                                    return guided + m.confidence * (m.low + alpha * (m.high - m.low) - guided)
+                                }
+                                let topLeft = layered(lay.p[j0 * w + i0])
+                                let bottomLeft = layered(lay.p[j1 * w + i0])
+                                let top = topLeft + fx * (layered(lay.p[j0 * w + i1]) - topLeft)
+                                let bottom = bottomLeft + fx * (layered(lay.p[j1 * w + i1]) - bottomLeft)
+                                clamped[k] = min(max(top + fy * (bottom - top), low[k]), high[k])
+                            }
+                        }
                         if n == 8 {
                             store8(o.p + y * W + x, clamped)
                         } else {

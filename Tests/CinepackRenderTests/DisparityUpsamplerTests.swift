@@ -117,4 +117,53 @@ import Testing
         let map = Self.lowRes(truth, factor: 8, area: true)
         #expect(DisparityUpsampler.upsample(map, guide: picture) == DisparityUpsampler.upsample(map, guide: picture))
     }
+    /// A diagonal edge between two clearly different colours, crossing map cells at every
+    /// offset: where the colours decide, each pixel takes its own side's depth (spec/render.md §2
+    /// step 5), not the average of the cells around it. Scored on the pixels 1–4 px from the edge
+    /// whose 2 × 2 cells hold both depths (the others the clamp keeps to one side anyway). The
+    /// guided filter alone errs several times more here.
+    @Test(arguments: [false, true])
+    func assignsEachPixelToItsSideOfADiagonalEdge(area: Bool) {
+        var picture = LinearImage(width: Self.width, height: Self.height)
+        var truth = [Float](repeating: Self.far, count: Self.width * Self.height)
+        func side(_ x: Int, _ y: Int) -> Float { Float(y) + 0.5 - (0.7 * (Float(x) + 0.5) + 23.3) }
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let t = 0.03 * Float((x * 7 + y * 13) % 5) / 4
+                let inside = side(x, y) > 0
+                picture.setPixel(x, y, inside ? SIMD3(0.8 + t, 0.5, 0.2) : SIMD3(0.15, 0.3 + t, 0.55))
+                if inside { truth[y * Self.width + x] = Self.near }
+            }
+        }
+        let factor = 4
+        let map = Self.lowRes(truth, factor: factor, area: area)
+        let up = DisparityUpsampler.upsample(map, guide: picture)
+        let plain = Self.bilinear(map)
+        var wrong = 0, scored = 0
+        var ours: Float = 0, bilinear: Float = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let distance = abs(side(x, y)) / (1 + 0.7 * 0.7).squareRoot()
+                guard distance >= 1 && distance <= 4 else { continue }
+                // The 2 × 2 cells the pixel interpolates between (spec/render.md §2 step 1).
+                func cell(_ p: Int, _ cells: Int, _ pixels: Int) -> Int {
+                    min(max(Int(((Float(p) + 0.5) * Float(cells) / Float(pixels) - 0.5).rounded(.down)), 0), cells - 2)
+                }
+                let i = cell(x, map.width, Self.width), j = cell(y, map.height, Self.height)
+                let cells = [map[i, j], map[i + 1, j], map[i, j + 1], map[i + 1, j + 1]]
+                guard let low = cells.min(), let high = cells.max(), high - low > 0.5 * (Self.near - Self.far) else { continue }
+                let k = y * Self.width + x
+                scored += 1
+                ours += abs(up[k] - truth[k])
+                bilinear += abs(plain[k] - truth[k])
+                if abs(up[k] - truth[k]) > 0.5 * (Self.near - Self.far) { wrong += 1 }
+            }
+        }
+        #expect(scored > 100)
+        print(
+            "diagonal edge (\(area ? "area" : "point")): \(scored) pixels, mean error \(ours / Float(scored)) D, bilinear \(bilinear / Float(scored)) D, \(wrong) on the wrong side"
+        )
+        #expect(wrong == 0, "\(wrong) of \(scored) pixels take the other side's depth")
+        #expect(ours < 0.05 * bilinear, "mean error \(ours / Float(scored)) vs bilinear \(bilinear / Float(scored))")
+    }
 }

@@ -55,12 +55,14 @@ let edgeEvaluations: [EdgeEvaluation] =
     // with its hidden content guessed smoothly, scored against the true one): edge-band 27.3,
     // 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3,
     // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB (mixed pixels along 1 px wires cost the rest).
+    // From 1/4-size maps (spec/render.md §2) the stripes keep the guided filter's soft matte (the
+    // colours on both sides overlap) and thin wires missed by the map's samples stay lost.
     /// Mean edge-band PSNR over the scenes from full-size disparity.
-    static let minimumFullEdgeMean = 29.5
+    static let minimumFullEdgeMean = 30.0
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 25.5
-    static let minimumQuarterEdge = 19.0
+    static let minimumQuarterEdgeMean = 26.1
+    static let minimumQuarterEdge = 19.2
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
         func f(_ v: Double) -> String { v.isInfinite ? "inf" : String(format: "%.2f", v) }
