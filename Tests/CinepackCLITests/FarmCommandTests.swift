@@ -159,6 +159,24 @@ struct FarmCommandTests {
         // An audio source other than the parts' source is refused.
         let other = try CLI.run(["concat", "-o", dir.file("other.mov"), "--audio-from", whole] + parts)
         #expect(other.status != 0 && other.stderr.contains("--audio-from"), "\(other.stderr)")
+
+        // A trimmed program: the joined parts carry the program's cut audio, the same sound as the
+        // one-process render's, and as long as the program (12 frames at 30 fps).
+        try Clip.run(["trim", source, "--keep", "0s..0.4s"])
+        let trimmedWhole = dir.file("trimmed-whole.mov")
+        try Clip.run(["render", source, "-o", trimmedWhole, "--quality", "preview"])
+        var trimmedParts: [String] = []
+        for k in 1...2 {
+            trimmedParts.append(dir.file("t\(k).mov"))
+            try Clip.run(["render", source, "--shard", "\(k)/2", "-o", trimmedParts[k - 1], "--quality", "preview"])
+        }
+        let trimmedJoined = dir.file("trimmed-joined.mov")
+        try Clip.run(["concat", "-o", trimmedJoined, "--audio-from", source] + trimmedParts)
+        #expect(try Self.frames(trimmedJoined) == Self.frames(trimmedWhole))
+        #expect(try Self.probe(trimmedJoined, "stream=codec_type") == "video\naudio", "one audio track")
+        #expect(try audio(trimmedJoined) == audio(trimmedWhole))
+        let seconds = try Double(Self.probe(trimmedJoined, "stream=duration").split(separator: "\n").last ?? "") ?? 0
+        #expect(abs(seconds - 0.4) < 0.03, "audio lasts \(seconds) s")
     }
 
     /// Missing, duplicated, foreign and truncated parts: a clear message, nothing written.

@@ -37,11 +37,19 @@ import Testing
     func slurmArrayOfFourShardsThenConcat() throws {
         _ = try Peers.require("sbatch")
         let script = Paths.root.appendingPathComponent("scripts/slurm-local.sh").path
-        let wasRunning = try Peers.run("/bin/bash", [script, "status"], allowFailure: true).status == 0
+        // The cluster is started before the tests (`.ci/run` runs `scripts/slurm-local.sh start`):
+        // daemons spawned from inside the test process leave it waiting on their launcher.
+        guard try Peers.run("/bin/bash", [script, "status"], allowFailure: true).status == 0 else {
+            if Peers.isCI {
+                Issue.record("the one-node Slurm cluster is not running: .ci/run starts it with scripts/slurm-local.sh start")
+            } else {
+                print("note: skipping the Slurm recipe test: start the cluster first with scripts/slurm-local.sh start")
+            }
+            return
+        }
         let started = try Peers.run("/bin/bash", [script, "start"], allowFailure: true)
         #expect(started.status == 0, "slurm-local.sh start failed: \(started.stderr)")
         guard started.status == 0 else { return }
-        defer { if !wasRunning { _ = try? Peers.run("/bin/bash", [script, "stop"], allowFailure: true) } }
         let conf =
             started.text.split(separator: "\n").first { $0.hasPrefix("export SLURM_CONF=") }
             .map { String($0.dropFirst("export SLURM_CONF=".count)) } ?? ""
