@@ -20,6 +20,8 @@ public struct RenderPlan: Sendable {
     /// Program frames to render, in order.
     public private(set) var outputFrames: Range<Int64>
     public let overlay: FocusOverlay?
+    /// The lens look: the EDL's `<aperture>` look under this render's options (spec/render.md §6).
+    public let look: LensLook
 
     public struct Options: Sendable {
         public var fNumber: Float?
@@ -28,9 +30,13 @@ public struct RenderPlan: Sendable {
         public var range: TimeRangeExpression?
         /// A focus aid drawn over every rendered frame; nil = none.
         public var overlay: FocusOverlay?
+        /// Lens-look values that override the EDL's, one by one.
+        public var look: ApertureLook
         public init(
-            fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil, overlay: FocusOverlay? = nil
+            fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil, overlay: FocusOverlay? = nil,
+            look: ApertureLook = ApertureLook()
         ) {
+            self.look = look
             self.fNumber = fNumber
             self.focalLength35mm = focalLength35mm
             self.range = range
@@ -59,6 +65,7 @@ public struct RenderPlan: Sendable {
         let focal = options.focalLength35mm ?? p.focalLength35mm
         guard focal.isFinite, focal > 0, focal < 2000 else { throw FormatError("focal length must be 0…2000 mm (got \(focal))") }
         overlay = options.overlay
+        do { look = try LensLook(edl.look.overridden(by: options.look)) } catch { throw FormatError("lens look: \(error)") }
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
@@ -134,6 +141,8 @@ public struct RenderPlan: Sendable {
         let linear = SRGB.linear(picture)
         let focus = focusDisparity(sourceFrame: n)
         let frameLens = lens(sourceFrame: n)
+        var renderer = renderer
+        renderer.look = look  // a no-op when the caller's renderer already has it (the tables are built once)
         let out = SRGB.picture(renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens))
         guard let overlay else { return out }
         let full =

@@ -32,6 +32,7 @@ struct RenderCommand: ParsableCommand {
               cinepack render clip.mov -o out.mov --quality preview --range 2s..5s --codec h264
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
               cinepack render clip.mov --at 2.5s -o check.png --overlay peaking
+              cinepack render clip.mov --at 2.5s -o hex.png --blades 6 --highlight-threshold 0.9 --highlight-gain 4
               cinepack render clip.mov --shard 2/4 -o part-2.mov      # a farm part; join with cinepack concat
 
             --shard K/N renders the K-th of N parts of the program (1-based), --frames A..B the program frames A \
@@ -51,6 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
+    @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §6)") var lens: LensLookOptions
     @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
@@ -85,11 +87,12 @@ struct RenderCommand: ParsableCommand {
             edits: edits,
             options: .init(
                 fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
-                overlay: overlay.flatMap(FocusOverlay.init(rawValue:))))
+                overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), look: lens.look))
         let farm = try FarmRender(edits: edits, plan: plan, codec: FarmCodec.named(codec)!, quality: RenderQuality(rawValue: quality)!)
         let part = try partRecord(farm)
         if let part { plan = plan.restricted(to: part.frames) }
-        let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
+        var renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
+        renderer.look = plan.look
         let movie = edits.movie
         let builtIn = movie.video.codec == "png " || movie.video.codec == "raw "
         let decoder = builtIn ? nil : try FFmpegFrameReader(path: file, width: movie.width, height: movie.height)

@@ -34,7 +34,7 @@ public struct BokehRenderer: Sendable {
     public var threads: Int?
     /// The aperture's shape and the highlight rebuild (spec/render.md §6); the default is round.
     public var look = LensLook() {
-        didSet { aperture = ApertureTaps.make(look) }
+        didSet { if look != oldValue { aperture = ApertureTaps.make(look) } }
     }
     var aperture = ApertureTaps.circle
     /// Working buffers kept between frames (one renderer for a whole clip avoids reallocating

@@ -1,3 +1,5 @@
+import CinepackEDL
+
 /// The look of the lens beyond its blur size (spec/render.md §6): the aperture's shape (blades,
 /// an anamorphic squeeze) and the rebuild of clipped highlights. The default is today's round
 /// aperture with no highlight rebuild, and renders exactly as a renderer without a look.
@@ -33,23 +35,13 @@ public struct LensLook: Sendable, Equatable {
     /// True when highlights are rebuilt.
     public var rebuildsHighlights: Bool { highlightThreshold != nil && highlightGain != 1 }
 
-    /// Checks every value's range; the message names the option.
-    public func validated() throws(LensLookError) -> LensLook {
-        guard blades == 0 || (3...16).contains(blades) else { throw LensLookError("blades must be 0 (a circle) or 3…16 (got \(blades))") }
-        guard bladeRotation.isFinite else { throw LensLookError("blade rotation must be a finite number of degrees") }
-        guard bladeCurvature.isFinite, (0...1).contains(bladeCurvature) else {
-            throw LensLookError("blade curvature must be 0…1 (got \(bladeCurvature))")
-        }
-        guard anamorphic.isFinite, anamorphic >= 0.25, anamorphic <= 4 else {
-            throw LensLookError("anamorphic ratio must be 0.25…4 (got \(anamorphic))")
-        }
-        if let t = highlightThreshold {
-            guard t.isFinite, t > 0, t <= 1 else { throw LensLookError("highlight threshold must be in (0, 1] (got \(t))") }
-        }
-        guard highlightGain.isFinite, highlightGain >= 1, highlightGain <= 100 else {
-            throw LensLookError("highlight gain must be 1…100 (got \(highlightGain))")
-        }
-        return self
+    /// The look an EDL's `<aperture>` (or render options) describe, its ranges checked
+    /// (spec/edl.md §4); absent values keep the defaults.
+    public init(_ look: ApertureLook) throws(LensLookError) {
+        if let (attribute, message) = look.problem { throw LensLookError("\(attribute) \(message)") }
+        self.init(
+            blades: look.blades ?? 0, bladeRotation: look.bladeRotation ?? 0, bladeCurvature: look.bladeCurvature ?? 0,
+            anamorphic: look.anamorphic ?? 1, highlightThreshold: look.highlightThreshold, highlightGain: look.highlightGain ?? 1)
     }
 
     /// Rebuilds clipped highlights in place (linear light): a channel at full white is
