@@ -23,7 +23,7 @@ extension CinematicDocument {
         return ApertureChange(requested: fNumber, applied: applied, previous: previous)
     }
 
-    /// Sets the lens look renders use (spec/render.md §6), stored in the EDL's `<aperture>`: the
+    /// Sets the lens look renders use (spec/render.md §5), stored in the EDL's `<aperture>`: the
     /// values `look` holds replace the stored ones, the others are kept; `replacing` starts from
     /// the default look instead. Undoable like every edit. Returns the look now stored.
     @discardableResult

@@ -20,7 +20,7 @@ public struct RenderPlan: Sendable {
     /// Program frames to render, in order.
     public private(set) var outputFrames: Range<Int64>
     public let overlay: FocusOverlay?
-    /// The lens look: the EDL's `<aperture>` look under this render's options (spec/render.md §6).
+    /// The lens look: the EDL's `<aperture>` look under this render's options (spec/render.md §5).
     public let look: LensLook
 
     public struct Options: Sendable {

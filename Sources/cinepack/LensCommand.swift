@@ -5,7 +5,7 @@ import Foundation
 /// The lens-look options shared by `lens` (stored in the EDL) and `render` (overrides for one
 /// render). Ranges are checked by the library (spec/edl.md §4).
 struct LensLookOptions: ParsableArguments {
-    @Option(help: "Aperture blades: 0 = a circle, 3…16 a polygon (spec/render.md §6).") var blades: Int?
+    @Option(help: "Aperture blades: 0 = a circle, 3…16 a polygon (spec/render.md §5).") var blades: Int?
     @Option(name: .customLong("blade-rotation"), help: "Rotation of the blade polygon, degrees clockwise (0: a corner up).")
     var bladeRotation: Float?
     @Option(name: .customLong("blade-curvature"), help: "0 = straight blades … 1 = round.") var bladeCurvature: Float?
@@ -36,7 +36,7 @@ struct LensCommand: ParsableCommand {
         discussion: """
             Values given replace the stored ones; the others are kept (--reset starts from the round default). \
             `render` takes the same options to override them for one render. How each value shapes the blur: \
-            spec/render.md §6. Undo with `cinepack undo`.
+            spec/render.md §5. Undo with `cinepack undo`.
             Examples:
               cinepack lens clip.mov --blades 6 --blade-rotation 15 --blade-curvature 0.2
               cinepack lens clip.mov --anamorphic 2 --highlight-threshold 0.9 --highlight-gain 4

@@ -52,7 +52,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
-    @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §6)") var lens: LensLookOptions
+    @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §5)") var lens: LensLookOptions
     @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The lens look as an edit (spec/edl.md §4, spec/render.md §6): stored in `<aperture>`, valid
+/// The lens look as an edit (spec/edl.md §4, spec/render.md §5): stored in `<aperture>`, valid
 /// against spec/edl.rng, undoable, and a re-render from the stored EDL reproduces the look.
 @Suite struct LensLookDocumentTests {
     static let look = ApertureLook(blades: 6, bladeRotation: 15, bladeCurvature: 0.2, highlightThreshold: 0.9, highlightGain: 4)

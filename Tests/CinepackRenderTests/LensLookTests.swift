@@ -4,7 +4,7 @@ import Testing
 
 @testable import CinepackRender
 
-/// The lens look (spec/render.md §6): shaped apertures seen on a point light, the highlight
+/// The lens look (spec/render.md §5): shaped apertures seen on a point light, the highlight
 /// rebuild's energy. Expectations are drawn independently: polygons rasterised here from their
 /// corners, ellipses from their axes.
 @Suite struct LensLookTests {

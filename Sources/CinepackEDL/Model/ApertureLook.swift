@@ -1,4 +1,4 @@
-/// The lens look chosen by the user (spec/edl.md §4, spec/render.md §6): the aperture's shape
+/// The lens look chosen by the user (spec/edl.md §4, spec/render.md §5): the aperture's shape
 /// and the highlight rebuild, stored as attributes of `<aperture>` so a re-render reproduces
 /// it. Each value is optional; an absent one keeps the default (round, no rebuild).
 public struct ApertureLook: Sendable, Equatable {

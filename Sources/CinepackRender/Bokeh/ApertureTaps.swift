@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tap tables and area tables of an aperture shape (spec/render.md §6). A shape is a gauge
+/// The tap tables and area tables of an aperture shape (spec/render.md §5). A shape is a gauge
 /// `g(offset)`: the blur "circle" of radius r is `{o : g(o) < r}`. For the round aperture g is the
 /// distance and the tables are exactly `DiskTaps` and `DiskArea`; a shaped aperture swaps the
 /// distance for its gauge in the same soft-edge profiles, at every level (a gauge scales with the

@@ -32,7 +32,7 @@ public struct BokehRenderer: Sendable {
     public var quality: RenderQuality
     /// Worker threads; `nil` uses every core. The output never depends on it.
     public var threads: Int?
-    /// The aperture's shape and the highlight rebuild (spec/render.md §6); the default is round.
+    /// The aperture's shape and the highlight rebuild (spec/render.md §5); the default is round.
     public var look = LensLook() {
         didSet { if look != oldValue { aperture = ApertureTaps.make(look) } }
     }

@@ -174,7 +174,7 @@ enum DiskArea {
         make(profile) { x, y in (x * x + y * y).squareRoot() }
     }
 
-    /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §6).
+    /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §5).
     static func make(_ profile: EdgeProfile, gauge: (Float, Float) -> Float) -> Table {
         let n = Int(limit / step) + 2
         let t = UnsafeMutablePointer<Float>.allocate(capacity: n)
@@ -298,7 +298,7 @@ struct BokehSchedule: Sendable {
 
     /// The schedule of a quality for the far field (and the fill behind near samples), or with
     /// `nearField` for near samples spreading over what lies behind them. A `shaped` aperture
-    /// (spec/render.md §6) gathers up to twice as many cells per level, so that its corners and
+    /// (spec/render.md §5) gathers up to twice as many cells per level, so that its corners and
     /// straight sides are drawn on enough cells to read as such.
     init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false, shaped: Bool = false) {
         switch quality {

@@ -1,6 +1,6 @@
 import CinepackEDL
 
-/// The look of the lens beyond its blur size (spec/render.md §6): the aperture's shape (blades,
+/// The look of the lens beyond its blur size (spec/render.md §5): the aperture's shape (blades,
 /// an anamorphic squeeze) and the rebuild of clipped highlights. The default is today's round
 /// aperture with no highlight rebuild, and renders exactly as a renderer without a look.
 public struct LensLook: Sendable, Equatable {
