@@ -16,15 +16,22 @@ struct LensLookOptions: ParsableArguments {
     var highlightThreshold: Float?
     @Option(name: .customLong("highlight-gain"), help: "Factor a highlight at full white is multiplied by, 1…100.")
     var highlightGain: Float?
+    @Option(help: "A PNG whose bright part is the aperture's shape (e.g. a photographed out-of-focus point); replaces --blades.")
+    var kernel: String?
 
+    /// The look given; a kernel path made absolute, so the EDL names the image wherever it is rendered from.
     var look: ApertureLook {
         ApertureLook(
             blades: blades, bladeRotation: bladeRotation, bladeCurvature: bladeCurvature, anamorphic: anamorphic,
-            highlightThreshold: highlightThreshold, highlightGain: highlightGain)
+            highlightThreshold: highlightThreshold, highlightGain: highlightGain,
+            kernel: kernel.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     }
 
     func validate() throws {
         if let (attribute, message) = look.problem { throw ValidationError("--\(attribute) \(message)") }
+        if let path = look.kernel {
+            do { _ = try ApertureKernel.load(path: path) } catch { throw ValidationError("--kernel: \(error)") }
+        }
     }
 }
 
@@ -61,7 +68,7 @@ struct LensCommand: ParsableCommand {
         func number(_ v: Float?) -> String { v.map { "\($0)" } ?? "null" }
         if output.json {
             print(
-                #"{"file":\#(JSONText.quote(file)),"blades":\#(look.blades.map { "\($0)" } ?? "null"),"blade_rotation":\#(number(look.bladeRotation)),"blade_curvature":\#(number(look.bladeCurvature)),"anamorphic":\#(number(look.anamorphic)),"highlight_threshold":\#(number(look.highlightThreshold)),"highlight_gain":\#(number(look.highlightGain)),"dry_run":\#(dryRun.dryRun)}"#
+                #"{"file":\#(JSONText.quote(file)),"blades":\#(look.blades.map { "\($0)" } ?? "null"),"blade_rotation":\#(number(look.bladeRotation)),"blade_curvature":\#(number(look.bladeCurvature)),"anamorphic":\#(number(look.anamorphic)),"highlight_threshold":\#(number(look.highlightThreshold)),"highlight_gain":\#(number(look.highlightGain)),"kernel":\#(look.kernel.map(JSONText.quote) ?? "null"),"dry_run":\#(dryRun.dryRun)}"#
             )
         } else {
             var parts: [String] = []
@@ -71,6 +78,7 @@ struct LensCommand: ParsableCommand {
             if let a = look.anamorphic { parts.append("anamorphic \(a):1") }
             if let t = look.highlightThreshold { parts.append("highlights from \(t)") }
             if let g = look.highlightGain { parts.append("highlight gain \(g)") }
+            if let k = look.kernel { parts.append("kernel \(k)") }
             print("\(dryRun.dryRun ? "would set" : "set") lens look: \(parts.isEmpty ? "default (round)" : parts.joined(separator: ", "))")
         }
     }

@@ -60,6 +60,10 @@ import Testing
         #expect(throws: DocumentError.self) { try doc.setLens(ApertureLook(anamorphic: 9)) }
         #expect(doc.edl.look.isEmpty && doc.undoSteps.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: clip.path)) == before)
+        // A kernel path round-trips, escaped.
+        var withKernel = EditDecisionList()
+        withKernel.look = ApertureLook(anamorphic: 2, kernel: "/lenses/a \"b\" & <c>.png")
+        #expect(try EditDecisionList.parse(withKernel.xmlData(), source: "k.xml") == withKernel)
         // An EDL carrying such a value is refused on reading, naming the attribute.
         var edl = EditDecisionList()
         edl.look.highlightGain = 0.5

@@ -158,6 +158,45 @@ import Testing
         #expect(energy(LensLook(highlightThreshold: 1, highlightGain: 4)) == plain)
     }
 
+    /// A custom aperture: a triangle pointing up (no point symmetry, so a kernel rendered upside
+    /// down fails), drawn into a PNG, renders to that triangle scaled so its farthest corner from
+    /// its centroid lies at the blur radius.
+    @Test func aKernelImageGivesItsShape() throws {
+        let n = 64
+        let corners: [SIMD2<Float>] = [SIMD2(32, 6), SIMD2(58, 54), SIMD2(8, 50)]
+        func inTriangle(_ x: Float, _ y: Float) -> Bool {
+            var sign: Float = 0
+            for k in 0..<3 {
+                let p = corners[k]
+                let q = corners[(k + 1) % 3]
+                let ex: Float = q.x - p.x
+                let ey: Float = q.y - p.y
+                let c: Float = ex * (y - p.y) - ey * (x - p.x)
+                if sign == 0 { sign = c } else if c * sign < 0 { return false }
+            }
+            return true
+        }
+        var samples = [UInt8](repeating: 0, count: n * n)
+        for y in 0..<n { for x in 0..<n where inTriangle(Float(x), Float(y)) { samples[y * n + x] = 255 } }
+        let kernel = try ApertureKernel(
+            image: try PixelImage(width: n, height: n, layout: .gray, samples: samples), source: "triangle")
+        let (image, centre) = Self.pointLight(LensLook(kernel: kernel))
+        let mask = Self.footprint(image)
+        let centroid = (corners[0] + corners[1] + corners[2]) / 3
+        let far = corners.map { (($0 - centroid) * ($0 - centroid)).sum().squareRoot() }.max()!
+        let scale = far / Self.radius
+        let iou = Self.overlap(mask, centre: centre) { x, y in inTriangle(centroid.x + x * scale, centroid.y + y * scale) }
+        // 60° corners lose more to the soft rim than a hexagon's 120° ones.
+        #expect(iou >= 0.8, "overlap with the triangle: \(iou)")
+        let flipped = Self.overlap(mask, centre: centre) { x, y in inTriangle(centroid.x + x * scale, centroid.y - y * scale) }
+        #expect(flipped < iou - 0.1)
+        // An image with nothing bright is refused, saying so.
+        #expect(throws: LensLookError.self) {
+            try ApertureKernel(
+                image: try PixelImage(width: 4, height: 4, layout: .gray, samples: [UInt8](repeating: 20, count: 16)), source: "dark")
+        }
+    }
+
     @Test func theRoundLookRendersExactlyAsNoLook() {
         let scene = RendererTestScene.make(width: 96, height: 64)
         let lens = RendererTestScene.lens(width: 96, fNumber: 1)

@@ -14,11 +14,15 @@ public struct ApertureLook: Sendable, Equatable {
     public var highlightThreshold: Float?
     /// Factor a highlight at full white is multiplied by, 1…100.
     public var highlightGain: Float?
+    /// A PNG whose bright part is the aperture's shape (replaces the blades); a path, absolute as
+    /// stored by `cinepack lens`.
+    public var kernel: String?
 
     public init(
         blades: Int? = nil, bladeRotation: Float? = nil, bladeCurvature: Float? = nil, anamorphic: Float? = nil,
-        highlightThreshold: Float? = nil, highlightGain: Float? = nil
+        highlightThreshold: Float? = nil, highlightGain: Float? = nil, kernel: String? = nil
     ) {
+        self.kernel = kernel
         self.blades = blades
         self.bladeRotation = bladeRotation
         self.bladeCurvature = bladeCurvature
@@ -35,7 +39,8 @@ public struct ApertureLook: Sendable, Equatable {
         ApertureLook(
             blades: other.blades ?? blades, bladeRotation: other.bladeRotation ?? bladeRotation,
             bladeCurvature: other.bladeCurvature ?? bladeCurvature, anamorphic: other.anamorphic ?? anamorphic,
-            highlightThreshold: other.highlightThreshold ?? highlightThreshold, highlightGain: other.highlightGain ?? highlightGain)
+            highlightThreshold: other.highlightThreshold ?? highlightThreshold, highlightGain: other.highlightGain ?? highlightGain,
+            kernel: other.kernel ?? kernel)
     }
 
     /// The first value out of range, as (attribute name, message); nil when all are valid.
@@ -48,6 +53,7 @@ public struct ApertureLook: Sendable, Equatable {
             return ("highlight-threshold", "must be in (0, 1] (got \(t))")
         }
         if let g = highlightGain, !(g.isFinite && g >= 1 && g <= 100) { return ("highlight-gain", "must be 1…100 (got \(g))") }
+        if let k = kernel, k.isEmpty { return ("kernel", "must name an image file") }
         return nil
     }
 }

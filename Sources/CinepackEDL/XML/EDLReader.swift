@@ -278,7 +278,7 @@ struct EDLTreeReader {
 
     /// The lens-look attributes of `<aperture>` (§4).
     static let lookAttributes = [
-        "blades", "blade-rotation", "blade-curvature", "anamorphic", "highlight-threshold", "highlight-gain",
+        "blades", "blade-rotation", "blade-curvature", "anamorphic", "highlight-threshold", "highlight-gain", "kernel",
     ]
 
     func readLook(_ a: [String: String], _ node: xmlNodePtr) throws(EDLError) -> ApertureLook {
@@ -293,6 +293,7 @@ struct EDLTreeReader {
         look.anamorphic = try number("anamorphic")
         look.highlightThreshold = try number("highlight-threshold")
         look.highlightGain = try number("highlight-gain")
+        look.kernel = a["kernel"]
         return look
     }
 

@@ -111,6 +111,13 @@ extension EditDecisionList {
                   <ref name="number"/>
                 </attribute>
               </optional>
+              <optional>
+                <attribute name="kernel">
+                  <data type="string">
+                    <param name="minLength">1</param>
+                  </data>
+                </attribute>
+              </optional>
             </element>
           </define>
 

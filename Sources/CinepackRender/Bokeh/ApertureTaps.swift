@@ -54,13 +54,14 @@ final class ApertureTaps: @unchecked Sendable {
 }
 
 /// The gauge of a shaped aperture: an anamorphic squeeze undone first (x times √ratio, y over
-/// √ratio: an area-keeping map), then the distance over the boundary radius of the blade
-/// polygon at that angle (curved blades blend it towards the circle), scaled so the shape's
+/// √ratio: an area-keeping map), then the distance over the boundary radius of the custom kernel
+/// or the blade polygon at that angle (curved blades blend it towards the circle), scaled so the shape's
 /// farthest point sits at gauge 1.
 struct ApertureGauge {
     let blades: Int
     let rotation: Float
     let curvature: Float
+    let kernel: ApertureKernel?
     let sx: Float
     let sy: Float
     private(set) var scale: Float
@@ -69,6 +70,7 @@ struct ApertureGauge {
         blades = look.blades >= 3 ? look.blades : 0
         rotation = look.bladeRotation * .pi / 180
         curvature = look.bladeCurvature
+        kernel = look.kernel
         let root = look.anamorphic.squareRoot()
         sx = root
         sy = 1 / root
@@ -86,6 +88,7 @@ struct ApertureGauge {
     /// Boundary radius of the (unsqueezed) blade polygon at image angle `theta` (y down), for a
     /// unit circumradius: a corner points up at rotation 0.
     func boundary(_ theta: Float) -> Float {
+        if let kernel { return kernel.radius(theta) }
         guard blades >= 3 else { return 1 }
         let sector = 2 * Float.pi / Float(blades)
         let start = -Float.pi / 2 + rotation

@@ -16,11 +16,14 @@ public struct LensLook: Sendable, Equatable {
     public var highlightThreshold: Float?
     /// Factor applied to the part of a highlight above the threshold.
     public var highlightGain: Float
+    /// A custom aperture shape; it replaces the blades when set.
+    public var kernel: ApertureKernel?
 
     public init(
         blades: Int = 0, bladeRotation: Float = 0, bladeCurvature: Float = 0, anamorphic: Float = 1,
-        highlightThreshold: Float? = nil, highlightGain: Float = 1
+        highlightThreshold: Float? = nil, highlightGain: Float = 1, kernel: ApertureKernel? = nil
     ) {
+        self.kernel = kernel
         self.blades = blades
         self.bladeRotation = bladeRotation
         self.bladeCurvature = bladeCurvature
@@ -30,18 +33,20 @@ public struct LensLook: Sendable, Equatable {
     }
 
     /// True when the aperture is round (the renderer's disk path is used unchanged).
-    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 }
+    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 && kernel == nil }
 
     /// True when highlights are rebuilt.
     public var rebuildsHighlights: Bool { highlightThreshold != nil && highlightGain != 1 }
 
     /// The look an EDL's `<aperture>` (or render options) describe, its ranges checked
     /// (spec/edl.md §4); absent values keep the defaults.
+    /// A `kernel` path is read as a PNG (`ApertureKernel.load`).
     public init(_ look: ApertureLook) throws(LensLookError) {
         if let (attribute, message) = look.problem { throw LensLookError("\(attribute) \(message)") }
         self.init(
             blades: look.blades ?? 0, bladeRotation: look.bladeRotation ?? 0, bladeCurvature: look.bladeCurvature ?? 0,
-            anamorphic: look.anamorphic ?? 1, highlightThreshold: look.highlightThreshold, highlightGain: look.highlightGain ?? 1)
+            anamorphic: look.anamorphic ?? 1, highlightThreshold: look.highlightThreshold, highlightGain: look.highlightGain ?? 1,
+            kernel: try look.kernel.map { path throws(LensLookError) in try ApertureKernel.load(path: path) })
     }
 
     /// Rebuilds clipped highlights in place (linear light): a channel at full white is
