@@ -104,7 +104,8 @@ extension CinematicDocument {
     private static func write(
         _ plan: RenderPlan, to writer: CinematicWriter, path: String, quality: RenderQuality, progress: (Int, Int) -> Void
     ) async throws(DocumentError) -> Int {
-        let renderer = BokehRenderer(quality: quality)
+        var renderer = BokehRenderer(quality: quality)
+        renderer.look = plan.look  // the aperture's tables built once for the whole clip
         let total = plan.outputFrames.count
         var done = 0
         for k in plan.outputFrames {

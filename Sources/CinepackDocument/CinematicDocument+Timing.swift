@@ -23,6 +23,17 @@ extension CinematicDocument {
         return ApertureChange(requested: fNumber, applied: applied, previous: previous)
     }
 
+    /// Sets the lens look renders use (spec/render.md §5), stored in the EDL's `<aperture>`: the
+    /// values `look` holds replace the stored ones, the others are kept; `replacing` starts from
+    /// the default look instead. Undoable like every edit. Returns the look now stored.
+    @discardableResult
+    public mutating func setLens(_ look: ApertureLook, replacing: Bool = false) throws(DocumentError) -> ApertureLook {
+        let next = (replacing ? ApertureLook() : edl.look).overridden(by: look)
+        if let (attribute, reason) = next.problem { throw .badLensLook(attribute: attribute, reason: reason) }
+        try apply(next.isEmpty ? "lens look reset" : "lens look") { $0.look = next }
+        return next
+    }
+
     /// Moves user decision `number` (from 1) to the frame `time` falls on; onto another decision's
     /// frame only when `replacing`.
     @discardableResult

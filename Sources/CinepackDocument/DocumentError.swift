@@ -33,6 +33,8 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case noSuchDecision(Int, count: Int)
     /// An f-number that is not a positive finite number.
     case badFNumber(Float)
+    /// A lens-look value out of range: the attribute (`blades`, `anamorphic`, …) and why.
+    case badLensLook(attribute: String, reason: String)
     /// A focus-plane disparity that is not a finite number ≥ 0.
     case badDisparity(Float)
     case nothingToUndo
@@ -104,6 +106,7 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .noTrackIDLeft: "no user track ids left"
         case .noSuchDecision(let n, let count): "no user decision \(n); there are \(count)"
         case .badFNumber(let f): "the f-number must be a positive number (got \(f))"
+        case .badLensLook(let attribute, let reason): "lens look: \(attribute) \(reason)"
         case .badDisparity(let d): "a focus plane must be a finite number of diopters ≥ 0 (got \(d))"
         case .nothingToUndo: "nothing to undo"
         case .nothingToRedo: "nothing to redo"

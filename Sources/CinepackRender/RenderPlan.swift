@@ -36,6 +36,8 @@ public struct RenderPlan: Sendable {
     /// Bits per sample of the rendered pictures: 8 for 8-bit sources, 16 for deeper ones.
     public let outputBitDepth: Int
     public let frameSampling: FrameSampling
+    /// The lens look: the EDL's `<aperture>` look under this render's options (spec/render.md §5).
+    public let look: LensLook
 
     public struct Options: Sendable {
         public var fNumber: Float?
@@ -47,10 +49,13 @@ public struct RenderPlan: Sendable {
         /// Bit depth and colour of the source pictures (`PictureDecoder.format`); nil = 8-bit sRGB.
         public var source: SourcePictureFormat?
         public var frameSampling: FrameSampling = .nearest
+        /// Lens-look values that override the EDL's, one by one.
+        public var look: ApertureLook
         public init(
             fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil, overlay: FocusOverlay? = nil,
-            source: SourcePictureFormat? = nil, frameSampling: FrameSampling = .nearest
+            source: SourcePictureFormat? = nil, frameSampling: FrameSampling = .nearest, look: ApertureLook = ApertureLook()
         ) {
+            self.look = look
             self.fNumber = fNumber
             self.focalLength35mm = focalLength35mm
             self.range = range
@@ -90,6 +95,7 @@ public struct RenderPlan: Sendable {
         }
         outputBitDepth = source.isHighPrecision ? 16 : 8
         frameSampling = options.frameSampling
+        do { look = try LensLook(edl.look.overridden(by: options.look)) } catch { throw FormatError("lens look: \(error)") }
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
@@ -200,6 +206,8 @@ public struct RenderPlan: Sendable {
     func render(linear: LinearImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         let focus = focusDisparity(sourceFrame: n)
         let frameLens = lens(sourceFrame: n)
+        var renderer = renderer
+        renderer.look = look  // a no-op when the caller's renderer already has it (the tables are built once)
         let out = light.picture(
             renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens), bitDepth: outputBitDepth)
         guard let overlay else { return out }

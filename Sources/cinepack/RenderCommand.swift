@@ -38,6 +38,7 @@ struct RenderCommand: ParsableCommand {
               cinepack render hdr.mov -o graded.mov --codec prores4444
               cinepack render clip.mov --at 2.5s -o still.png --f-number 1.8
               cinepack render clip.mov --at 2.5s -o check.png --overlay peaking
+              cinepack render clip.mov --at 2.5s -o hex.png --blades 6 --highlight-threshold 0.9 --highlight-gain 4
               cinepack render clip.mov --shard 2/4 -o part-2.mov      # a farm part; join with cinepack concat
 
             --shard K/N renders the K-th of N parts of the program (1-based), --frames A..B the program frames A \
@@ -68,6 +69,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
+    @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §5)") var lens: LensLookOptions
     @OptionGroup var overwrite: OverwriteOption
     @Flag(help: "Print the result as JSON.") var json = false
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
@@ -108,8 +110,9 @@ struct RenderCommand: ParsableCommand {
             options: .init(
                 fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
                 overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
-                frameSampling: FrameSampling(rawValue: frameSampling)!))
-        let renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
+                frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look))
+        var renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
+        renderer.look = plan.look
 
         if let at {
             let snapped = try movie.frame(at: try Arguments.time(at, option: "--at"))
@@ -126,7 +129,9 @@ struct RenderCommand: ParsableCommand {
             codec: chosen, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt, colour: source.colour,
             inputBitDepth: plan.outputBitDepth)
         try settings.check(width: movie.width, height: movie.height)
-        let farm = try FarmRender(edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!)
+        let farm = try FarmRender(
+            edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!,
+            extraSettings: ["look=\(lens.look)", "frame-sampling=\(frameSampling)", "overlay=\(overlay ?? "none")"])
         let part = try partRecord(farm)
         if let part { plan = plan.restricted(to: part.frames) }
         // Farm parts carry no audio: concat adds the program's audio once.

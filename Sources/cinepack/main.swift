@@ -19,7 +19,8 @@ struct CinepackCommand: ParsableCommand {
         version: CinepackVersion.string,
         subcommands: [
             InspectCommand.self, PackCommand.self, DemoCommand.self, ExtractCommand.self, EDLCommand.self, ExportTimelineCommand.self,
-            ApertureCommand.self, UndoCommand.self, DecisionsCommand.self, FocusCommand.self, UnfocusCommand.self, PlotCommand.self,
+            ApertureCommand.self, LensCommand.self, UndoCommand.self, DecisionsCommand.self, FocusCommand.self, UnfocusCommand.self,
+            PlotCommand.self,
             RefocusCommand.self, RetimeCommand.self, TrimCommand.self, SpeedCommand.self, RenderCommand.self, RedoCommand.self,
             ConcatCommand.self,
             BenchCommand.self,

@@ -14,6 +14,7 @@ import Testing
         ("focus", ["--at", "1s"], true, false),
         ("unfocus", ["--all-user"], true, true),
         ("aperture", ["--f-number", "2.8"], true, true),
+        ("lens", ["--blades", "6"], true, true),
         ("retime", ["--shift", "+1f", "--range", "0s..1s"], true, true),
         ("trim", ["--all"], true, true),
         ("speed", ["--range", "0s..1s", "--rate", "2"], true, true),

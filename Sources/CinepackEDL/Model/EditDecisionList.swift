@@ -12,6 +12,8 @@ public struct EditDecisionList: Sendable, Equatable {
     public var media: MediaBinding?
     /// The f-number chosen by the user; nil keeps the movie's default.
     public var fNumber: Float?
+    /// The lens look chosen by the user (blades, anamorphic squeeze, highlight rebuild).
+    public var look = ApertureLook()
     /// User focus decisions, in time order.
     public var decisions: [UserDecision] = []
     /// Detection tracks the user created (point focus on empty space, fixed planes).

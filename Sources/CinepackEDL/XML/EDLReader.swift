@@ -276,6 +276,27 @@ struct EDLTreeReader {
             range: "is out of range (value at most \(Int64.max), timescale at most \(Int32.max))")
     }
 
+    /// The lens-look attributes of `<aperture>` (§4).
+    static let lookAttributes = [
+        "blades", "blade-rotation", "blade-curvature", "anamorphic", "highlight-threshold", "highlight-gain", "kernel",
+    ]
+
+    func readLook(_ a: [String: String], _ node: xmlNodePtr) throws(EDLError) -> ApertureLook {
+        func number(_ name: String) throws(EDLError) -> Float? { a[name] == nil ? nil : try float(a, name, node) }
+        var look = ApertureLook()
+        if a["blades"] != nil {
+            let n = try count(a, "blades", node)
+            look.blades = n > 1000 ? 1000 : Int(n)
+        }
+        look.bladeRotation = try number("blade-rotation")
+        look.bladeCurvature = try number("blade-curvature")
+        look.anamorphic = try number("anamorphic")
+        look.highlightThreshold = try number("highlight-threshold")
+        look.highlightGain = try number("highlight-gain")
+        look.kernel = a["kernel"]
+        return look
+    }
+
     func float(_ a: [String: String], _ name: String, _ node: xmlNodePtr) throws(EDLError) -> Float {
         let t = a[name]!
         return try value(EDLValue.float(t), node, name, t, .number, range: "is too large for a 32-bit float")
@@ -334,8 +355,9 @@ struct EDLTreeReader {
                 edl.media = try readMedia(child)
             case "aperture":
                 places.aperture = document.offset(of: child)
-                let a = try attributes(child, allowed: ["f-number"], required: ["f-number"], clause: "§4")
-                edl.fNumber = try float(a, "f-number", child)
+                let a = try attributes(child, allowed: ["f-number"] + Self.lookAttributes, required: [], clause: "§4")
+                if a["f-number"] != nil { edl.fNumber = try float(a, "f-number", child) }
+                edl.look = try readLook(a, child)
                 if let extra = try elementChildren(child, clause: "§4").first { try expect(extra, in: child, [], clause: "§4") }
             case "decisions":
                 for d in try elementChildren(child, clause: "§5") {

@@ -76,9 +76,48 @@ extension EditDecisionList {
           <!-- §4 -->
           <define name="aperture">
             <element name="aperture">
-              <attribute name="f-number">
-                <ref name="number"/>
-              </attribute>
+              <optional>
+                <attribute name="f-number">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="blades">
+                  <ref name="count"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="blade-rotation">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="blade-curvature">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="anamorphic">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="highlight-threshold">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="highlight-gain">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
+                <attribute name="kernel">
+                  <data type="string">
+                    <param name="minLength">1</param>
+                  </data>
+                </attribute>
+              </optional>
             </element>
           </define>
 

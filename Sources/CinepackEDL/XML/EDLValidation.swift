@@ -100,6 +100,9 @@ struct EDLRules {
         if let n = edl.fNumber, !(n.isFinite && n > 0) {
             throw fail(p.aperture, prefix, "aperture: f-number must be a number > 0 (got \(n))")
         }
+        if let (attribute, message) = edl.look.problem {
+            throw fail(p.aperture, prefix, "aperture: \(attribute) \(message)")
+        }
 
         // Frames and times are checked on the media's grid, so anything timed needs <media>.
         if edl.media == nil {

@@ -23,7 +23,7 @@ extension EditDecisionList {
         let history = isRoot ? self.history : []
         let redo = isRoot ? self.redo : []
         let isEmpty =
-            media == nil && fNumber == nil && decisions.isEmpty && detectionTracks.isEmpty
+            media == nil && fNumber == nil && look.isEmpty && decisions.isEmpty && detectionTracks.isEmpty
             && sourceRanges.isEmpty && speedSegments.isEmpty && history.isEmpty && redo.isEmpty && foreignElements.isEmpty
         if isEmpty {
             out.line(indent, "<\(open)/>")
@@ -38,8 +38,20 @@ extension EditDecisionList {
                 #"<media frames="\#(media.frameCount)" rate="\#(media.frameRate.frames)/\#(media.frameRate.seconds)" fingerprint="\#(XMLEscape.attribute(media.fingerprint, forbidden: .keep))"/>"#
             )
         }
-        if let fNumber {
-            out.line(i1, #"<aperture f-number="\#(EDLValue.text(fNumber))"/>"#)
+        if fNumber != nil || !look.isEmpty {
+            var attributes = ""
+            func add(_ name: String, _ value: Float?) {
+                if let value { attributes += #" \#(name)="\#(EDLValue.text(value))""# }
+            }
+            add("f-number", fNumber)
+            if let blades = look.blades { attributes += #" blades="\#(blades)""# }
+            add("blade-rotation", look.bladeRotation)
+            add("blade-curvature", look.bladeCurvature)
+            add("anamorphic", look.anamorphic)
+            add("highlight-threshold", look.highlightThreshold)
+            add("highlight-gain", look.highlightGain)
+            if let kernel = look.kernel { attributes += #" kernel="\#(XMLEscape.attribute(kernel, forbidden: .keep))""# }
+            out.line(i1, "<aperture\(attributes)/>")
         }
         if !decisions.isEmpty {
             out.line(i1, "<decisions>")

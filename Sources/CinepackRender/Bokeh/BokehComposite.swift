@@ -65,7 +65,7 @@ extension BokehEngine {
         let entry = UnsafeMutablePointer<(Int, Int, Int)>.allocate(capacity: max(1, levelCount * 3))
         defer { entry.deallocate() }
         let views = levelViews
-        let fineArea = DiskArea.fine
+        let fineArea = aperture.fine
         let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
@@ -243,7 +243,7 @@ extension BokehEngine {
                         let base = f.farR
                         if topFar >= 0 {
                             let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
-                            far0 = withTaps(within: fineReach(topFar)) {
+                            far0 = aperture.within(fineReach(topFar)) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
                                     inverseArea: ia,
@@ -252,7 +252,7 @@ extension BokehEngine {
                         }
                         if topFill >= 0 {
                             let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
-                            fill0 = withTaps(within: fineReach(topFill)) {
+                            fill0 = aperture.within(fineReach(topFill)) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
@@ -263,7 +263,7 @@ extension BokehEngine {
                             reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
                         }
                         if reach > 0 {
-                            front = withTaps(within: fineReach(reach)) {
+                            front = aperture.within(fineReach(reach)) {
                                 gatherNear(
                                     f.nearR + idx, planeSize: scratch.planeSize, stride: scratch.stride,
                                     taps: $0, profile: .fine)

@@ -94,14 +94,6 @@ func gatherFill(
     return acc
 }
 
-/// Runs `body` with the taps closer than `limit` pixels or cells (rounded up to a quarter, clamped
-/// to the table). A sample of radius e reaches distance e + 1 with the fine profile and e + 0.5
-/// with the coarse one, so callers pass the largest radius plus that reach.
-@inline(__always) func withTaps<R>(within limit: Float, _ body: (UnsafeBufferPointer<DiskTaps.Tap>) -> R) -> R {
-    let k = limit.isFinite ? min(max(Int((limit * 4).rounded(.up)), 0), DiskTaps.steps) : DiskTaps.steps
-    return DiskTaps.table[k].withUnsafeBufferPointer(body)
-}
-
 extension BokehEngine {
     /// The far, fill and near gathers of one coarse level, on the active tiles and their
     /// neighbours, where its pixels need them.
@@ -207,20 +199,20 @@ extension BokehEngine {
                     }
                     if topF >= 0 {
                         let ia = map8(rhoF) { DiskArea.inverse($0, area) }
-                        let acc = withTaps(within: min(topF + 0.5, Float(maxTap) + 0.5)) {
+                        let acc = aperture.within(min(topF + 0.5, Float(maxTap) + 0.5)) {
                             gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
                         }
                         for k in 0..<n { farOut.p[y * w + x0 + k] = acc.lane(k) }
                     }
                     if topN >= 0 {
                         let ia = map8(rhoN) { DiskArea.inverse($0, area) }
-                        let acc = withTaps(within: min(topN + 0.5, Float(maxTap) + 0.5)) {
+                        let acc = aperture.within(min(topN + 0.5, Float(maxTap) + 0.5)) {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
                         }
                         for k in 0..<n { fillOut.p[y * w + x0 + k] = acc.lane(k) }
                     }
                     if reach > 0 {
-                        let acc = withTaps(within: min(reach + 0.5, Float(maxTap) + 0.5)) {
+                        let acc = aperture.within(min(reach + 0.5, Float(maxTap) + 0.5)) {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         for k in 0..<n {

@@ -32,6 +32,11 @@ public struct BokehRenderer: Sendable {
     public var quality: RenderQuality
     /// Worker threads; `nil` uses every core. The output never depends on it.
     public var threads: Int?
+    /// The aperture's shape and the highlight rebuild (spec/render.md §5); the default is round.
+    public var look = LensLook() {
+        didSet { if look != oldValue { aperture = ApertureTaps.make(look) } }
+    }
+    var aperture = ApertureTaps.circle
     /// Working buffers kept between frames (one renderer for a whole clip avoids reallocating
     /// them; concurrent renders each take their own).
     let pool = LevelPool()
@@ -64,6 +69,14 @@ public struct BokehRenderer: Sendable {
             fullResolutionDisparity.count == picture.width * picture.height,
             "the disparity map must have one value per picture pixel")
         guard picture.width > 0, picture.height > 0 else { return picture }
+        if look.rebuildsHighlights {
+            var rebuilt = picture
+            look.rebuildHighlights(&rebuilt)
+            var plain = self
+            plain.look.highlightThreshold = nil
+            return plain.render(
+                picture: rebuilt, fullResolutionDisparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
+        }
         if quality == .preview && picture.width >= 32 && picture.height >= 32 {
             return PreviewRenderer(renderer: self).render(
                 picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
@@ -72,7 +85,7 @@ public struct BokehRenderer: Sendable {
             fullResolutionDisparity.withUnsafeBufferPointer { disparity in
                 BokehEngine(
                     width: picture.width, height: picture.height, picture: pixels.baseAddress!, disparity: disparity.baseAddress!,
-                    focus: focusDisparity, lens: lens, quality: quality, threads: threads, pool: pool
+                    focus: focusDisparity, lens: lens, quality: quality, threads: threads, pool: pool, aperture: aperture
                 ).run()
             }
         }
@@ -341,7 +354,8 @@ final class BokehEngine: @unchecked Sendable {
     let nearSchedule: BokehSchedule
     let radius: BlurRadius
     let threads: Int?
-    let area = DiskArea.table
+    let aperture: ApertureTaps
+    let area: DiskArea.Table
     let levels: [BokehLevel]
     /// Plain views of the levels for the composite.
     let levelViews: [LevelView]
@@ -352,15 +366,18 @@ final class BokehEngine: @unchecked Sendable {
 
     init(
         width: Int, height: Int, picture: UnsafePointer<Float>, disparity: UnsafePointer<Float>, focus: Float, lens: LensModel,
-        quality: RenderQuality, threads: Int?, pool: LevelPool, radiusScale: Float = 1
+        quality: RenderQuality, threads: Int?, pool: LevelPool, radiusScale: Float = 1, aperture: ApertureTaps = .circle
     ) {
         self.pool = pool
+        self.aperture = aperture
+        area = aperture.coarse
         self.width = width
         self.height = height
         self.picture = picture
         self.disparity = disparity
-        schedule = BokehSchedule(quality: quality, width: width, height: height)
-        nearSchedule = BokehSchedule(quality: quality, width: width, height: height, nearField: true)
+        let shaped = aperture !== ApertureTaps.circle
+        schedule = BokehSchedule(quality: quality, width: width, height: height, shaped: shaped)
+        nearSchedule = BokehSchedule(quality: quality, width: width, height: height, nearField: true, shaped: shaped)
         radius = BlurRadius(half: 0.5 * radiusScale * lens.scale(focusDisparity: focus), focus: focus, limit: schedule.maxRadius)
         self.threads = threads
         tilesX = (width + Tile.pixels - 1) / Tile.pixels

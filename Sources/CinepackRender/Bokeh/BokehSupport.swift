@@ -171,6 +171,11 @@ enum DiskArea {
     }
 
     static func make(_ profile: EdgeProfile) -> Table {
+        make(profile) { x, y in (x * x + y * y).squareRoot() }
+    }
+
+    /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §5).
+    static func make(_ profile: EdgeProfile, gauge: (Float, Float) -> Float) -> Table {
         let n = Int(limit / step) + 2
         let t = UnsafeMutablePointer<Float>.allocate(capacity: n)
         for i in 0..<n {
@@ -179,8 +184,7 @@ enum DiskArea {
             var sum: Float = 0
             for dy in -reach...reach {
                 for dx in -reach...reach {
-                    let d = Float(dx * dx + dy * dy).squareRoot()
-                    sum += profile.scalar(c + 0.5 - d)
+                    sum += profile.scalar(c + 0.5 - gauge(Float(dx), Float(dy)))
                 }
             }
             t[i] = 1 / sum
@@ -293,17 +297,19 @@ struct BokehSchedule: Sendable {
     static let passThrough: Float = 0.25
 
     /// The schedule of a quality for the far field (and the fill behind near samples), or with
-    /// `nearField` for near samples spreading over what lies behind them.
-    init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false) {
+    /// `nearField` for near samples spreading over what lies behind them. A `shaped` aperture
+    /// (spec/render.md §5) gathers up to twice as many cells per level, so that its corners and
+    /// straight sides are drawn on enough cells to read as such.
+    init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false, shaped: Bool = false) {
         switch quality {
         case .export:
             // Far circles from about 1.7 px of radius already blend into half resolution, whose
             // soft rim is invisible under the blur; near ones keep full resolution up to 3 px.
             r0 = nearField ? 3 : 2.25
-            rt = 6
+            rt = shaped ? 12 : 6
         case .preview:
             r0 = 2
-            rt = 3
+            rt = shaped ? 6 : 3
         }
         var l = 0
         var w = width

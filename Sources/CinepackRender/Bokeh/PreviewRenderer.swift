@@ -68,7 +68,8 @@ struct PreviewRenderer {
                 clock.lap("preview downsample")
                 BokehEngine(
                     width: w, height: h, picture: smallPicture, disparity: smallDisparity, focus: focusDisparity, lens: lens,
-                    quality: .preview, threads: threads, pool: renderer.pool, radiusScale: Float(w) / Float(W)
+                    quality: .preview, threads: threads, pool: renderer.pool, radiusScale: Float(w) / Float(W),
+                    aperture: renderer.aperture
                 ).run(into: CompositeTarget(layers: layers))
                 clock.lap("preview engine")
                 let image = PreviewUpsampler(
