@@ -56,19 +56,14 @@ final class FFmpegEncoder {
         self.rate = rate
         let url = URL(fileURLWithPath: target.path)
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid()).mov").path
-        // Created here (exclusively) so a missing folder is our clear message, not ffmpeg's.
-        // Registered before it is created, so a signal at any moment finds it.
-        let token = PartialFiles.add(temporaryPath)
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        let code = errno
-        if fd < 0 { PartialFiles.remove(token) }
-        guard fd >= 0 else {
-            if code == ENOENT || code == ENOTDIR { throw OutputError.noDirectory(path: target.path, directory: target.directory) }
-            throw OutputError.io(
-                path: target.path, operation: "creating a file beside it", reason: String(cString: strerror(code)), completed: false)
+        // A missing folder is our clear message, not ffmpeg's. The file itself is created by ffmpeg,
+        // which is registered (with the file) before it can get that far: an interruption then
+        // stops it and waits for it before removing the file, so it cannot create it again.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw OutputError.noDirectory(path: target.path, directory: target.directory)
         }
-        close(fd)
-        fileToken = token
+        fileToken = PartialFiles.add(temporaryPath)
         var arguments = [
             "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", settings.ffmpegInputPixelFormat, "-s", "\(width)x\(height)", "-r",
             "\(rate.frames)/\(rate.seconds)", "-i", "-",

@@ -8,7 +8,10 @@ import Testing
 @Suite struct OptionParsingTests {
     /// (arguments after the command's FILE, status, what stderr or stdout must contain)
     static let cases: [([String], Int32, String)] = [
-        (["refocus", "--at", "-1s", "--disparity", "1"], 64, #"'--at <at>': cannot read time "-1s" at character 1: a time cannot be negative"#),
+        (
+            ["refocus", "--at", "-1s", "--disparity", "1"], 64,
+            #"'--at <at>': cannot read time "-1s" at character 1: a time cannot be negative"#
+        ),
         (["focus", "--at", "-1s"], 64, "a time cannot be negative"),
         (["extract", "--at", "-1f", "-o", "x.png"], 64, "a time cannot be negative"),
         (["refocus", "--at", "1s", "--disparity", "-1"], 64, "--disparity must be a finite number of diopters ≥ 0 (got -1.0)"),

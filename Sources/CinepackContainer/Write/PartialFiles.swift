@@ -113,8 +113,26 @@ public enum PartialFiles {
 
     /// Called from the signal handler: no allocation, no locks.
     fileprivate static func cleanUp() {
-        // Writers first, so none of them can create its file again after it is removed.
+        // Writers first, and waited for (up to 3 s, then killed), so none of them can create its
+        // file again after it is removed: ffmpeg only notes a SIGTERM and may still be opening
+        // its output. waitpid and nanosleep are async-signal-safe.
         for i in 0..<capacity where processes[i] > 0 { kill(processes[i], SIGTERM) }
+        var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+        for round in 0...300 {
+            var running = false
+            for i in 0..<capacity where processes[i] > 0 {
+                var status: Int32 = 0
+                let reaped = waitpid(processes[i], &status, WNOHANG)
+                if reaped == 0 {
+                    running = true
+                    if round == 300 { kill(processes[i], SIGKILL) }
+                } else {
+                    processes[i] = 0  // exited (or not our child any more)
+                }
+            }
+            guard running else { break }
+            nanosleep(&pause, nil)
+        }
         for i in 0..<capacity {
             if let path = paths[i] { unlink(path) }
         }

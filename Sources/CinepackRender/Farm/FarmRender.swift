@@ -35,8 +35,9 @@ public struct FarmRender: Sendable {
             interval = Int(max(1, (rate.frames + rate.seconds - 1) / max(rate.seconds, 1)))
         }
         shards = ShardPlan(program: plan.outputFrames, syncInterval: interval)
+        let encoder = codec.isBuiltIn ? "" : export.ffmpegVideoArguments(syncInterval: interval).joined(separator: " ")
         var lines = [
-            "codec=\(codec.rawValue)", "encoder=\(codec.isBuiltIn ? "" : export.ffmpegVideoArguments(syncInterval: interval).joined(separator: " "))", "quality=\(quality.rawValue)",
+            "codec=\(codec.rawValue)", "encoder=\(encoder)", "quality=\(quality.rawValue)",
             "f-number=\(plan.lens.fNumber)", "focal-length=\(plan.lens.focalLength35mm)", "size=\(movie.width)x\(movie.height)",
             "program=\(plan.outputFrames.lowerBound)..\(plan.outputFrames.upperBound)", "sync-interval=\(interval)",
         ]
