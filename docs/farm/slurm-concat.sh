@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Joins the parts of a cinepack farm render, as a Slurm job that runs once every shard succeeded:
 #
-#   sbatch --dependency=afterok:RENDER_JOB_ID docs/farm/slurm-concat.sh SOURCE OUTDIR OUTPUT
+#   sbatch --dependency=afterok:RENDER_JOB_ID slurm-concat.sh SOURCE OUTDIR OUTPUT   # this script
 #
 # Checks the parts belong together (none missing, duplicated or foreign), joins them without
 # re-encoding and adds SOURCE's program audio once. OUTPUT appears only when complete; a retried

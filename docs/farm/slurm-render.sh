@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One shard of a cinepack render, as a Slurm job-array task (docs/farm.md):
 #
-#   sbatch --array=1-N docs/farm/slurm-render.sh SOURCE OUTDIR [render options…]
+#   sbatch --array=1-N slurm-render.sh SOURCE OUTDIR [render options…]   # this script
 #
 # Task K of the array renders shard K/N of SOURCE's program to OUTDIR/part-K.mov (K zero-padded so
 # the parts sort in order). The array must be 1-N, every index once: N comes from Slurm. The

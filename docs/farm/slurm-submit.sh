@@ -2,7 +2,7 @@
 # Submits a whole farm render to Slurm: an array of N shard tasks, then the concat job that
 # depends on all of them (afterok: it runs only if every shard succeeded).
 #
-#   docs/farm/slurm-submit.sh SOURCE OUTDIR OUTPUT N [render options…]
+#   ./slurm-submit.sh SOURCE OUTDIR OUTPUT N [render options…]   # this script
 #
 # Prints the two job ids (render, concat). OUTDIR must be on storage every node sees.
 set -euo pipefail
