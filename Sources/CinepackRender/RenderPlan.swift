@@ -33,6 +33,9 @@ public struct RenderPlan: Sendable {
     public let overlay: FocusOverlay?
     /// The source's transfer: pictures are linearised with it and encoded back with it.
     public let light: LinearLightCodec
+    /// The conversion to the colour space asked for (`Options.colourSpace`), applied in linear
+    /// light after the bokeh; nil when the source's primaries are kept.
+    public let gamut: GamutConversion?
     /// Bits per sample of the rendered pictures: 8 for 8-bit sources, 16 for deeper ones.
     public let outputBitDepth: Int
     public let frameSampling: FrameSampling
@@ -49,12 +52,17 @@ public struct RenderPlan: Sendable {
         /// Bit depth and colour of the source pictures (`PictureDecoder.format`); nil = 8-bit sRGB.
         public var source: SourcePictureFormat?
         public var frameSampling: FrameSampling = .nearest
+        /// The colour space to convert the pictures to; nil keeps the source's primaries
+        /// (spec/colour.md §5). `ExportSettings.colourSpace` tags the output to match.
+        public var colourSpace: ColourSpace?
         /// Lens-look values that override the EDL's, one by one.
         public var look: ApertureLook
         public init(
             fNumber: Float? = nil, focalLength35mm: Float? = nil, range: TimeRangeExpression? = nil, overlay: FocusOverlay? = nil,
-            source: SourcePictureFormat? = nil, frameSampling: FrameSampling = .nearest, look: ApertureLook = ApertureLook()
+            source: SourcePictureFormat? = nil, frameSampling: FrameSampling = .nearest, look: ApertureLook = ApertureLook(),
+            colourSpace: ColourSpace? = nil
         ) {
+            self.colourSpace = colourSpace
             self.look = look
             self.fNumber = fNumber
             self.focalLength35mm = focalLength35mm
@@ -92,6 +100,13 @@ public struct RenderPlan: Sendable {
         do { light = LinearLightCodec(transfer: try TransferFunction(code: source.colour.transfer), sourceBitDepth: source.bitDepth) } catch
         {
             throw FormatError("\(movie.path): \(error)")
+        }
+        do {
+            gamut = try options.colourSpace.flatMap { target throws(ColourModelError) in
+                try GamutConversion(sourcePrimaries: source.colour.primaries, to: target)
+            }
+        } catch {
+            throw FormatError("\(movie.path): --colour-space \(options.colourSpace!.rawValue): \(error)")
         }
         outputBitDepth = source.isHighPrecision ? 16 : 8
         frameSampling = options.frameSampling
@@ -208,8 +223,9 @@ public struct RenderPlan: Sendable {
         let frameLens = lens(sourceFrame: n)
         var renderer = renderer
         renderer.look = look  // a no-op when the caller's renderer already has it (the tables are built once)
-        let out = light.picture(
-            renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens), bitDepth: outputBitDepth)
+        var rendered = renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+        gamut?.apply(to: &rendered)
+        let out = light.picture(rendered, bitDepth: outputBitDepth)
         guard let overlay else { return out }
         let full =
             map.width == linear.width && map.height == linear.height

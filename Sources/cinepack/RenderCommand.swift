@@ -14,7 +14,8 @@ struct RenderCommand: ParsableCommand {
             changes; the audio follows the program (cut and retimed, pitch kept). The output is an ordinary movie \
             that can no longer be refocused. Memory stays bounded whatever the clip length. Colour: the source's \
             transfer (sRGB, BT.709, PQ, HLG, linear) is undone before the bokeh and applied again after, and the \
-            source's colour tags are written into the output (spec/colour.md).
+            source's colour tags are written into the output (spec/colour.md). --colour-space bt709|bt2020|p3d65 \
+            converts to other primaries in linear light after the bokeh and tags the output with them.
 
             --codec png writes lossless 8-bit PNG samples, tuned for speed (zlib level 1, Sub filter); png16 \
             16-bit PNG; prores (422 HQ), prores4444, dnxhr (HQX), h264 and hevc go through ffmpeg. Default: the \
@@ -65,6 +66,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "h264/hevc target bitrate (20M, 8000k).") var bitrate: String?
     @Option(help: "h264/hevc encoder preset (slow, medium, veryfast…).") var preset: String?
     @Option(name: .customLong("pix-fmt"), help: "ffmpeg pixel format of the output (e.g. yuv444p10le).") var pixFmt: String?
+    @Option(
+        name: .customLong("colour-space"),
+        help: "Convert to bt709, bt2020 or p3d65 (smpte432) primaries in linear light and tag the output so (spec/colour.md §5).")
+    var colourSpace: String?
     @Option(name: .customLong("frame-sampling"), help: "nearest or blend (speed changes).") var frameSampling: String = "nearest"
     @Option(help: "A focus aid over the render: peaking, disparity or matte (spec/render.md §4).") var overlay: String?
     @Option(help: "K/N: render part K of N of the program, for a farm (spec/farm.md).") var shard: String?
@@ -78,6 +83,10 @@ struct RenderCommand: ParsableCommand {
         guard RenderQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be preview or export") }
         if let codec, ExportCodec(rawValue: codec) == nil {
             throw ValidationError("--codec must be one of \(ExportCodec.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let colourSpace, ColourSpace(name: colourSpace) == nil {
+            throw ValidationError(
+                "--colour-space must be one of \(ColourSpace.allCases.map(\.rawValue).joined(separator: ", ")) (got \(colourSpace))")
         }
         guard FrameSampling(rawValue: frameSampling) != nil else { throw ValidationError("--frame-sampling must be nearest or blend") }
         if at != nil && (codec != nil || crf != nil || bitrate != nil || preset != nil || pixFmt != nil) {
@@ -110,7 +119,8 @@ struct RenderCommand: ParsableCommand {
             options: .init(
                 fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
                 overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
-                frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look))
+                frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look,
+                colourSpace: colourSpace.flatMap(ColourSpace.init(name:))))
         var renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
         renderer.look = plan.look
 
@@ -127,7 +137,7 @@ struct RenderCommand: ParsableCommand {
         if let reason { CLIErrors.note("note: \(reason)") }
         let settings = try ExportSettings(
             codec: chosen, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt, colour: source.colour,
-            inputBitDepth: plan.outputBitDepth)
+            inputBitDepth: plan.outputBitDepth, colourSpace: colourSpace.flatMap(ColourSpace.init(name:)))
         try settings.check(width: movie.width, height: movie.height)
         let farm = try FarmRender(
             edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!,

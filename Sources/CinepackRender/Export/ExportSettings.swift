@@ -13,13 +13,17 @@ public struct ExportSettings: Sendable, Equatable {
     public var preset: String?
     /// ffmpeg pixel format overriding the codec's default.
     public var pixelFormat: String?
+    /// The source's colour description.
     public var colour: ColourDescription
+    /// The colour space the pictures are converted to (`--colour-space`); nil keeps the source's
+    /// primaries. The conversion itself is the render plan's (`RenderPlan.Options.colourSpace`).
+    public var colourSpace: ColourSpace?
     /// Bits per sample of the pictures handed to the encoder (8 or 16).
     public var inputBitDepth: Int
 
     public init(
         codec: ExportCodec, crf: Int? = nil, bitrate: String? = nil, preset: String? = nil, pixelFormat: String? = nil,
-        colour: ColourDescription, inputBitDepth: Int
+        colour: ColourDescription, inputBitDepth: Int, colourSpace: ColourSpace? = nil
     ) throws(ExportSettingsError) {
         if crf != nil || preset != nil, !codec.takesRateControl {
             throw .optionNotForCodec(option: crf != nil ? "--crf" : "--preset", codec: codec)
@@ -43,6 +47,7 @@ public struct ExportSettings: Sendable, Equatable {
         self.preset = preset
         self.pixelFormat = pixelFormat
         self.colour = colour
+        self.colourSpace = colourSpace
         self.inputBitDepth = inputBitDepth
     }
 
@@ -67,16 +72,24 @@ public struct ExportSettings: Sendable, Equatable {
     }
 
     /// The colour description the output carries. RGB outputs (PNG) have no YCbCr matrix: they
-    /// say identity and full range, with the source's primaries and transfer.
+    /// say identity and full range, with the source's primaries and transfer. A `colourSpace`
+    /// replaces the primaries and, for YCbCr outputs, the matrix with its own (spec/colour.md §5).
     public var outputColour: ColourDescription {
+        var pictured = colour
+        if let colourSpace {
+            pictured.primaries = colourSpace.primariesCode
+            pictured.matrix = colourSpace.matrixCode
+            // An untagged source was rendered as sRGB: say so now that the output is tagged.
+            if pictured.transfer == 2 { pictured.transfer = 13 }
+        }
         guard codec.isBuiltIn || outputPixelFormat.hasPrefix("rgb") || outputPixelFormat.hasPrefix("gbr") else {
             // A YCbCr output of an untagged source gets BT.709's matrix spelled out, not left to guesswork.
-            var c = colour
+            var c = pictured
             if c.matrix == 2 || c.matrix == 0 { c.matrix = 1 }
             if !colour.isSpecified { c.fullRange = false }
             return c
         }
-        return ColourDescription(primaries: colour.primaries, transfer: colour.transfer, matrix: 0, fullRange: true)
+        return ColourDescription(primaries: pictured.primaries, transfer: pictured.transfer, matrix: 0, fullRange: true)
     }
 
     /// ffmpeg's arguments for the video of an output fed raw RGB on its first input: the

@@ -40,6 +40,7 @@ public struct FarmRender: Sendable {
             "codec=\(codec.rawValue)", "encoder=\(encoder)", "quality=\(quality.rawValue)",
             "f-number=\(plan.lens.fNumber)", "focal-length=\(plan.lens.focalLength35mm)", "size=\(movie.width)x\(movie.height)",
             "program=\(plan.outputFrames.lowerBound)..\(plan.outputFrames.upperBound)", "sync-interval=\(interval)",
+            "colour-space=\(export.colourSpace?.rawValue ?? "source")",
         ]
         lines += extraSettings
         settings = lines.joined(separator: "\n") + "\n"
