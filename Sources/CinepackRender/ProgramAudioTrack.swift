@@ -43,6 +43,7 @@ public struct ProgramAudioTrack: Sendable {
                 throw FormatError(
                     "\(movie.path): ffmpeg could not cut the program's audio (status \(result.status)): \(FFmpegTool.tail(result.log))")
             }
+            try ProgramChannelLayout.restore(from: movie, intoFileAt: path)
             let file: FileByteSource
             let cut: Movie
             do {

@@ -176,7 +176,11 @@ struct RenderCommand: ParsableCommand {
             let encoder = try FFmpegEncoder(
                 target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
                 rate: rate, audio: withAudio ? encoderAudio(plan) : nil,
-                finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
+                finishing: { path in
+                    if let part { try UserDataAppender.append(part.serialized(), toFileAt: path) }
+                    // ffmpeg labels the audio with a layout of its own: the source's goes back on.
+                    if withAudio { try ProgramChannelLayout.restore(from: movie, intoFileAt: path) }
+                })
             do {
                 try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
                     try encoder.write(frame)

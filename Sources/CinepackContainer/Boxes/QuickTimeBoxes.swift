@@ -127,9 +127,11 @@ public struct ChannelLayoutBox: ParsableBox, Equatable {
         case 1: "use bitmap"
         case 100: "mono"
         case 101: "stereo"
-        case 190: "ambisonic B-format (W,X,Y,Z)"
-        case 191: "ambisonic ACN/SN3D"
-        case 192: "ambisonic ACN/N3D"
+        // CoreAudioBaseTypes.h: kAudioChannelLayoutTag_Ambisonic_B_Format = 107 << 16 | 4,
+        // HOA_ACN_SN3D = 190 << 16 and HOA_ACN_N3D = 191 << 16 (ORed with the channel count).
+        case 107: "ambisonic B-format (W,X,Y,Z)"
+        case 190: "ambisonic ACN/SN3D"
+        case 191: "ambisonic ACN/N3D"
         default: "tag \(layoutTag >> 16)"
         }
     }
