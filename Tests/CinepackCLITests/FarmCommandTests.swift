@@ -117,23 +117,7 @@ struct FarmCommandTests {
 
     @Test func audioIsAddedOnceAndInSync() throws {
         let dir = try Paths.temporaryDirectory()
-        // A source with AAC audio: ffmpeg's test pictures and a sine, packed with flat depth.
-        try Peers.run(
-            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=128x72:rate=30", "-frames:v", "20", dir.file("f%03d.png")])
-        try Peers.run(
-            "ffmpeg",
-            [
-                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=30", "-frames:v", "20", "-pix_fmt", "gray16be",
-                dir.file("d%03d.png"),
-            ])
-        try Peers.run(
-            "ffmpeg",
-            ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.6667", "-c:a", "aac", "-f", "mov", dir.file("sine.mov")])
-        let source = dir.file("src.mov")
-        try Clip.run([
-            "pack", "-o", source, "--frames", dir.file("f%03d.png"), "--disparity", dir.file("d%03d.png"), "--disparity-range", "0:2",
-            "--fps", "30", "--audio", dir.file("sine.mov"),
-        ])
+        let source = try Self.sourceWithAudio(in: dir, frames: 20)
         let whole = dir.file("whole.mov")
         try Clip.run(["render", source, "-o", whole, "--quality", "preview"])
         var parts: [String] = []
@@ -177,6 +161,78 @@ struct FarmCommandTests {
         #expect(try audio(trimmedJoined) == audio(trimmedWhole))
         let seconds = try Double(Self.probe(trimmedJoined, "stream=duration").split(separator: "\n").last ?? "") ?? 0
         #expect(abs(seconds - 0.4) < 0.03, "audio lasts \(seconds) s")
+    }
+
+    /// A cinematic source with AAC audio (a sine), packed from ffmpeg's test pictures (their
+    /// grey levels as depth): `frames` frames at 30 fps.
+    static func sourceWithAudio(in dir: TemporaryDirectory, frames: Int, size: String = "128x72") throws -> String {
+        try Peers.run(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30", "-frames:v", "\(frames)", dir.file("f%03d.png")])
+        try Peers.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=32x18:rate=30", "-frames:v", "\(frames)", "-pix_fmt", "gray16be",
+                dir.file("d%03d.png"),
+            ])
+        try Peers.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(Double(frames) / 30)", "-c:a", "aac", "-f", "mov",
+                dir.file("sine.mov"),
+            ])
+        let source = dir.file("src.mov")
+        try Clip.run([
+            "pack", "-o", source, "--frames", dir.file("f%03d.png"), "--disparity", dir.file("d%03d.png"), "--disparity-range", "0:2",
+            "--fps", "30", "--audio", dir.file("sine.mov"),
+        ])
+        return source
+    }
+
+    /// ProRes (every frame a sync frame) and H.264 (closed one-second groups) parts of a program
+    /// with audio, unedited and then trimmed and speed-changed: joined, they are the one-process
+    /// render frame for frame and in timestamps, with the program's audio once, the same sound.
+    @Test(arguments: ["prores", "h264"])
+    func encodedPartsWithTrimsSpeedChangesAndAudioJoinToTheOneProcessRender(codec: String) throws {
+        let dir = try Paths.temporaryDirectory("farm-\(codec)")
+        // 2.4 s: two H.264 groups of 30 frames and a bit.
+        let source = try Self.sourceWithAudio(in: dir, frames: 72, size: "64x36")
+        func audio(_ path: String) throws -> String {
+            try Peers.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a:0", "-f", "md5", "-"]).text
+        }
+        func streams(_ path: String) throws -> [String] {
+            try Self.probe(path, "stream=codec_type,start_time,duration").split(separator: "\n").map(String.init)
+        }
+        for edited in [false, true] {
+            if edited {
+                // Program: 0…0.5 s, 0.5…1 s at 2× (0.25 s), 1…2.2 s: 1.95 s, 59 frames.
+                try Clip.run(["trim", source, "--keep", "0s..2.2s"])
+                try Clip.run(["speed", source, "--range", "0.5s..1s", "--rate", "2"])
+            }
+            let label = "\(codec)\(edited ? ", trimmed and retimed" : "")"
+            let whole = dir.file("whole-\(edited).mov")
+            try Clip.run(["render", source, "-o", whole, "--quality", "preview", "--codec", codec])
+            let expected = try Self.frames(whole)
+            #expect(expected.count == (edited ? 59 : 72), "\(label): \(expected.count) frames")
+            let n = codec == "prores" ? 3 : 2
+            var parts: [String] = []
+            for k in 1...n {
+                parts.append(dir.file("part-\(edited)-\(k).mov"))
+                try Clip.run(["render", source, "--shard", "\(k)/\(n)", "-o", parts[k - 1], "--quality", "preview", "--codec", codec])
+                #expect(try Self.probe(parts[k - 1], "stream=codec_type") == "video", "\(label): parts carry no audio")
+            }
+            let joined = dir.file("joined-\(edited).mov")
+            try Clip.run(["concat", "-o", joined, "--audio-from", source] + parts.reversed())
+            #expect(try Self.frames(joined) == expected, "\(label): frames, timestamps and durations")
+            #expect(try Self.probe(joined, "stream=codec_type") == "video\naudio", "\(label): one audio track")
+            #expect(try audio(joined) == audio(whole), "\(label): the one-process render's sound")
+            // Both tracks start at 0 and last as long as in the one-process render.
+            #expect(try streams(joined) == streams(whole), "\(label)")
+            let starts = try Self.probe(joined, "stream=start_time").split(separator: "\n")
+            #expect(starts.allSatisfy { Double($0) == 0 }, "\(label): \(starts)")
+            let durations = try Self.probe(joined, "stream=duration").split(separator: "\n").compactMap { Double($0) }
+            #expect(durations.count == 2 && abs(durations[0] - durations[1]) <= 1.0 / 30, "\(label): \(durations)")
+        }
     }
 
     /// Missing, duplicated, foreign and truncated parts: a clear message, nothing written.
