@@ -272,6 +272,8 @@ struct FarmCommandTests {
         // Other settings.
         let sharper = try clip.shards(4, only: [2], prefix: "f2", extra: ["--f-number", "2"])
         try refused([parts[0], sharper[0], parts[2], parts[3]], "other render settings (f-number=2.0)")
+        let wider = try clip.shards(4, only: [2], prefix: "wide", extra: ["--colour-space", "bt2020"])
+        try refused([parts[0], wider[0], parts[2], parts[3]], "other render settings (colour-space=bt2020)")
 
         // Truncated: the last bytes (the moov) cut off.
         let cut = clip.dir.file("r-2-cut.mov")
