@@ -92,6 +92,13 @@ struct ColourSpaceRenderTests {
         #expect(r2.status == 0, "\(r2.stderr)")
         let p2 = try ProVideoTests.probe(h264)
         #expect(p2["color_primaries"] == "bt709" && p2["color_space"] == "bt709", "\(p2)")
+        // The H.264 VUI itself (not only the container's colr), as ffmpeg's bitstream tracer reads it.
+        let trace = try Peers.run("ffmpeg", ["-v", "debug", "-i", h264, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"]).stderr
+        func vui(_ field: String) -> Int? {
+            trace.split(separator: "\n").first { $0.contains(" \(field) ") }.flatMap { $0.split(separator: "=").last }
+                .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(vui("colour_primaries") == 1 && vui("matrix_coefficients") == 1 && vui("transfer_characteristics") == 18)
 
         let bad = try CLI.run(["render", cinematic, "-o", dir.file("bad.mov"), "--colour-space", "rec709"])
         #expect(bad.status != 0 && bad.stderr.contains("--colour-space must be one of bt709, bt2020, p3d65"), "\(bad.stderr)")
