@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    /// pack, render (PNG), extract and an in-place edit, each with a write, sync, rename/link or
+    /// pack, render (PNG), concat, extract and an in-place edit, each with a write, sync, rename/link or
     /// directory-sync failure injected, on a full disk (ENOSPC) and a failing drive (EIO).
     @Test func diskFullAndIOErrorsLeaveNoPartialOutput() throws {
         let dir = try Paths.temporaryDirectory()
@@ -93,8 +93,16 @@ import Testing
             #expect(
                 try CLI.run(["extract", input, "--at", "\(n)f", "--track", "disparity", "--raw", "-o", dir.file("d/\(name)")]).status == 0)
         }
+        // Two farm parts, for concat.
+        for k in 1...2 {
+            let part = try CLI.run([
+                "render", input, "--shard", "\(k)/2", "-o", dir.file("p\(k).mov"), "--quality", "preview", "--range", "0f..4f",
+            ])
+            #expect(part.status == 0, "\(part.stderr)")
+        }
         let out = dir.file("out")
         let commands: [(String, [String])] = [
+            ("concat", ["concat", "-o", out, dir.file("p1.mov"), dir.file("p2.mov")]),
             (
                 "pack",
                 ["pack", "-o", out, "--frames", dir.file("f/%04d.png"), "--disparity", dir.file("d/%04d.png"), "--disparity-range", "0:4"]
@@ -110,6 +118,8 @@ import Testing
             for (fault, message) in faults {
                 // extract writes its one small buffer with one write at commit: no second write, no pwrite.
                 if name == "extract" && (fault["FAULT_PWRITE"] != nil || fault["FAULT_WRITE"] == "2+") { continue }
+                // concat copies the parts' samples and writes its moov with write(2): no pwrite.
+                if name == "concat" && fault["FAULT_PWRITE"] != nil { continue }
                 for errno in ["ENOSPC", "EIO"] {
                     let result = try CLI.run(arguments, environment: try FaultInjection.environment(fault, errno: errno))
                     defer { try? FileManager.default.removeItem(atPath: out) }
@@ -117,7 +127,7 @@ import Testing
                     #expect(result.stderr.contains(message), "\(name) \(fault): \(result.stderr)")
                     #expect(result.stderr.contains("nothing written"), "\(name) \(fault): \(result.stderr)")
                     #expect(!FileManager.default.fileExists(atPath: out), "\(name) \(fault)")
-                    #expect(try Self.extra(dir, keeping: ["in.mov", "f", "d"]).isEmpty, "\(name) \(fault)")
+                    #expect(try Self.extra(dir, keeping: ["in.mov", "f", "d", "p1.mov", "p2.mov"]).isEmpty, "\(name) \(fault)")
                 }
             }
             // A failed folder sync comes after the rename: the file is there, and the failure is reported.
@@ -144,7 +154,7 @@ import Testing
             let result = try CLI.run(["aperture", plain, "--f-number", "2"], environment: try FaultInjection.environment(fault))
             #expect(result.status == 1, "rewrite \(fault): \(result.stderr)")
             #expect(try Self.bytes(plain) == plainBefore, "rewrite \(fault)")
-            #expect(try Self.extra(dir, keeping: ["in.mov", "f", "d", "plain.mov"]).isEmpty, "rewrite \(fault)")
+            #expect(try Self.extra(dir, keeping: ["in.mov", "f", "d", "p1.mov", "p2.mov", "plain.mov"]).isEmpty, "rewrite \(fault)")
         }
     }
 
