@@ -72,5 +72,16 @@ struct AmbisonicLayoutRenderTests {
             #expect(try Self.ffprobeLayout(out) == sourceLayout, "\(codec)")
             #expect(abs((fields.last ?? 0) - 30_000) <= 1, "\(codec): \(probe)")
         }
+        // Farm parts joined with the program's audio: the same label.
+        let parts = try (1...2).map { k in
+            let part = dir.file("part-\(k).mov")
+            let result = try CLI.run(["render", cinematic, "--shard", "\(k)/2", "-o", part, "--quality", "preview"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return part
+        }
+        let joined = dir.file("joined.mov")
+        let concat = try CLI.run(["concat", "-o", joined, "--audio-from", cinematic] + parts)
+        #expect(concat.status == 0, "\(concat.stderr)")
+        #expect(try Self.channelLayout(joined) == Self.hoaChan)
     }
 }
