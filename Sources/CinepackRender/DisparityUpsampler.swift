@@ -65,8 +65,10 @@ public enum DisparityUpsampler {
             let layers = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             defer { layers.deallocate() }
             clock.lap("fit")
-            let result = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
+            let guided = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("apply")
+            let result = refine(guided, layers, step: step, g, W, H, w, h, threads: threads)
+            clock.lap("refine")
             clock.report()
             return result
         }
@@ -496,6 +498,78 @@ public enum DisparityUpsampler {
                 }
             }
             initialized = W * H
+        }
+    }
+
+    /// Colour scale σ² of the refinement's range weight, in √linear units (squared, summed over
+    /// the channels): about a clearly visible colour difference.
+    static let refineColourScale: Float = 1e-2
+    /// Weight of an undecided depth (halfway between its neighbourhood's nearest and farthest)
+    /// relative to a decided one in the refinement, so that a neighbourhood with no decided pixel
+    /// of the pixel's colour still averages.
+    static let undecidedWeight: Float = 0.02
+
+    /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
+    /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
+    /// of the depths within one cell's size around it (tent in x and y), each weighted by how
+    /// close its colour is to the pixel's, `(1 − |Δc|² / 3σ²)³` (0 past that), and by how decided
+    /// it is, `(2t − 1)²` with `t` its place between the neighbourhood's farthest (0) and nearest
+    /// (1) values (at least `undecidedWeight`): pixels left between the two layers by the guided
+    /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
+    /// the picture's where the colours tell the sides apart; where both sides share the colours
+    /// the decided pixels of both count and the result stays a soft matte. Clamped to the
+    /// neighbourhood's range.
+    private static func refine(
+        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ g: UnsafePointer<Float>,
+        _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> [Float] {
+        let reach = max(1, Int((Float(W) / Float(w)).rounded()))
+        // √colour at picture resolution, read (2·reach + 1)² times per refined pixel.
+        let colour = UnsafeMutablePointer<Float>.allocate(capacity: W * H * 3)
+        defer { colour.deallocate() }
+        let source = Shared(UnsafeMutablePointer(mutating: g))
+        let c = Shared(colour)
+        parallelFor(H, threads: threads) { y in sqrtRow(source.p + y * W * 3, count: W * 3, into: c.p + y * W * 3) }
+        let lay = Shared(layers)
+        let cut = 1 / (3 * refineColourScale)
+        return input.withUnsafeBufferPointer { inputBuffer in
+            let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
+            return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
+                let o = Shared(buffer.baseAddress!)
+                parallelFor(H, threads: threads) { y in
+                    let j = min(h - 1, y * h / H)
+                    let rows = max(0, y - reach)...min(H - 1, y + reach)
+                    for x in 0..<W {
+                        let k = y * W + x
+                        let model = lay.p[j * w + min(w - 1, x * w / W)]
+                        let span = model.high - model.low
+                        guard span > least else {
+                            o.p[k] = d.p[k]
+                            continue
+                        }
+                        let toT = 2 / span
+                        let own = SIMD3(c.p[3 * k], c.p[3 * k + 1], c.p[3 * k + 2])
+                        var sum: Float = 0
+                        var weights: Float = 0
+                        for yy in rows {
+                            let wy = Float(reach + 1 - abs(yy - y))
+                            for xx in max(0, x - reach)...min(W - 1, x + reach) {
+                                let q = yy * W + xx
+                                let diff = SIMD3(c.p[3 * q], c.p[3 * q + 1], c.p[3 * q + 2]) - own
+                                let near = max(1 - (diff * diff).sum() * cut, 0)
+                                if near == 0 { continue }
+                                let t = (d.p[q] - model.low) * toT - 1
+                                let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                                sum += weight * d.p[q]
+                                weights += weight
+                            }
+                        }
+                        // The pixel itself always counts (near = 1), so weights > 0.
+                        o.p[k] = min(max(sum / weights, model.low), model.high)
+                    }
+                }
+                initialized = W * H
+            }
         }
     }
 
