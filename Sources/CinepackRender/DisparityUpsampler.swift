@@ -519,9 +519,9 @@ public enum DisparityUpsampler {
     /// it is, `(2t − 1)²` with `t` its place between the neighbourhood's farthest (0) and nearest
     /// (1) values (at least `undecidedWeight`): pixels left between the two layers by the guided
     /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
-    /// the picture's where the colours tell the sides apart; where both sides share the colours
-    /// the decided pixels of both count and the result stays a soft matte. Clamped to the
-    /// neighbourhood's range.
+    /// the picture's where the colours tell the sides apart. The mean replaces the depth only by
+    /// how one-sided the pixel's colour is among those depths: where both sides share the colours
+    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
     private static func refine(
         _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ p: UnsafeMutablePointer<Float>,
         _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
@@ -561,6 +561,7 @@ public enum DisparityUpsampler {
                         let own = SIMD3(c.p[3 * k], c.p[3 * k + 1], c.p[3 * k + 2])
                         var sum: Float = 0
                         var weights: Float = 0
+                        var lean: Float = 0
                         for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
                             let wy = Float(reach + 1 - abs(yy - y))
                             for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
@@ -572,6 +573,7 @@ public enum DisparityUpsampler {
                                 let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
                                 sum += weight * d.p[q]
                                 weights += weight
+                                lean += t > 0 ? weight : -weight
                             }
                         }
                         // The pixel itself always counts (near = 1), so weights > 0. Clamped to
@@ -580,7 +582,10 @@ public enum DisparityUpsampler {
                         let (j0, j1) = rowCells
                         let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
                         let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        o.p[k] = min(max(sum / weights, low), high)
+                        // How one-sided the pixel's colour is among the depths around it: 1 when
+                        // it is found on one side only, 0 when on both alike (the soft matte stays).
+                        let decided = abs(lean) / weights
+                        o.p[k] = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
                     }
                 }
                 initialized = W * H

@@ -57,11 +57,11 @@ let edgeEvaluations: [EdgeEvaluation] =
     // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB (mixed pixels along 1 px wires cost the rest).
     // From 1/4-size maps (spec/render.md §2) the refinement at picture resolution decides the
     // pixels the cell-level models leave between two depths where their colour is found decided
-    // nearby (edge band, 1/4 point / area: subject 33.2 / 33.4, occluder 30.9 / 31.0, floor
-    // 32.1 / 35.2, highlights 34.9 / 34.6, rack 34.2 / 33.8, stripes 24.4 / 26.0 at 3 px down to
+    // nearby (edge band, 1/4 point / area: subject 33.3 / 33.5, occluder 29.6 / 30.1, floor
+    // 32.1 / 35.7, highlights 35.1 / 34.8, rack 34.1 / 34.3, stripes 24.2 / 26.0 at 3 px down to
     // 19.8 / 20.8 at 15 px); thin wires and strands stay lost: a point-sampled map misses those
     // its samples do not hit, and an area-averaged one holds them only as an intermediate depth
-    // (hair 24.3 / 21.6, wires 20.5 / 21.3).
+    // (hair 24.5 / 21.6, wires 20.2 / 21.3).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 30.0
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
