@@ -15,6 +15,9 @@ import CinepackFormat
 ///    picks between them (soft where it lies between), weighted by how well the two colours are
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
 ///    (no overshoot).
+/// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
+///    resolution (`refine`) gives the pixels those cell-level models left between the two depths
+///    the depth of the decided pixels of their own colour nearby.
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
@@ -65,8 +68,10 @@ public enum DisparityUpsampler {
             let layers = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             defer { layers.deallocate() }
             clock.lap("fit")
-            let result = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
+            let guided = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("apply")
+            let result = refine(guided, layers, step: step, p, g, W, H, w, h, threads: threads)
+            clock.lap("refine")
             clock.report()
             return result
         }
@@ -497,6 +502,148 @@ public enum DisparityUpsampler {
             }
             initialized = W * H
         }
+    }
+
+    /// Colour scale σ² of the refinement's range weight, in √linear units (squared, summed over
+    /// the channels): about a clearly visible colour difference.
+    static let refineColourScale: Float = 1e-2
+    /// Weight of an undecided depth (halfway between its neighbourhood's nearest and farthest)
+    /// relative to a decided one in the refinement, so that a neighbourhood with no decided pixel
+    /// of the pixel's colour still averages.
+    static let undecidedWeight: Float = 0.02
+
+    /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
+    /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
+    /// of the depths within one cell's size around it (tent in x and y), each weighted by how
+    /// close its colour is to the pixel's, `(1 − |Δc|² / 3σ²)³` (0 past that), and by how decided
+    /// it is, `(2t − 1)²` with `t` its place between the neighbourhood's farthest (0) and nearest
+    /// (1) values (at least `undecidedWeight`): pixels left between the two layers by the guided
+    /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
+    /// the picture's where the colours tell the sides apart. The mean replaces the depth only by
+    /// how one-sided the pixel's colour is among those depths: where both sides share the colours
+    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
+    private static func refine(
+        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ p: UnsafeMutablePointer<Float>,
+        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> [Float] {
+        let steps = stepCells(p, w, h, least: least)
+        let cols = (0..<W).map { bilinearCells($0, W, w) }
+        let map = Shared(p)
+        let reach = max(1, Int((Float(W) / Float(w)).rounded()))
+        // Every other pixel of the window once a cell is 3 px or more: the tent still spans the
+        // cell, at a quarter of the taps.
+        let stride = reach >= 3 ? 2 : 1
+        // √colour at picture resolution, read (2·reach + 1)² times per refined pixel.
+        let colour = UnsafeMutablePointer<Float>.allocate(capacity: W * H * 3)
+        defer { colour.deallocate() }
+        let source = Shared(UnsafeMutablePointer(mutating: g))
+        let c = Shared(colour)
+        parallelFor(H, threads: threads) { y in sqrtRow(source.p + y * W * 3, count: W * 3, into: c.p + y * W * 3) }
+        let lay = Shared(layers)
+        let cut = 1 / (3 * refineColourScale)
+        return input.withUnsafeBufferPointer { inputBuffer in
+            let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
+            return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
+                let o = Shared(buffer.baseAddress!)
+                parallelFor(H, threads: threads) { y in
+                    let j = min(h - 1, y * h / H)
+                    let rowCells = bilinearCells(y, H, h)
+                    for x in 0..<W {
+                        let k = y * W + x
+                        let cell = j * w + min(w - 1, x * w / W)
+                        let model = lay.p[cell]
+                        let span = model.high - model.low
+                        guard steps[cell] else {
+                            o.p[k] = d.p[k]
+                            continue
+                        }
+                        let toT = 2 / span
+                        let own = SIMD3(c.p[3 * k], c.p[3 * k + 1], c.p[3 * k + 2])
+                        var sum: Float = 0
+                        var weights: Float = 0
+                        var lean: Float = 0
+                        for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
+                            let wy = Float(reach + 1 - abs(yy - y))
+                            for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
+                                let q = yy * W + xx
+                                let diff = SIMD3(c.p[3 * q], c.p[3 * q + 1], c.p[3 * q + 2]) - own
+                                let near = max(1 - (diff * diff).sum() * cut, 0)
+                                if near == 0 { continue }
+                                let t = (d.p[q] - model.low) * toT - 1
+                                let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                                sum += weight * d.p[q]
+                                weights += weight
+                                lean += t > 0 ? weight : -weight
+                            }
+                        }
+                        // The pixel itself always counts (near = 1), so weights > 0. Clamped to
+                        // the 2 × 2 map values around the pixel, as the guided result is.
+                        let (i0, i1) = cols[x]
+                        let (j0, j1) = rowCells
+                        let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        // How one-sided the pixel's colour is among the depths around it: 1 when
+                        // it is found on one side only, 0 when on both alike (the soft matte stays).
+                        let decided = abs(lean) / weights
+                        o.p[k] = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                    }
+                }
+                initialized = W * H
+            }
+        }
+    }
+
+    /// The two map cells (along one axis) whose values are interpolated at picture pixel `x` of
+    /// `pixels`, for `cells` cells.
+    @inline(__always) static func bilinearCells(_ x: Int, _ pixels: Int, _ cells: Int) -> (Int, Int) {
+        let u = (Float(x) + 0.5) * Float(cells) / Float(pixels) - 0.5
+        let i = min(max(Int(u.rounded(.down)), 0), cells - 1)
+        return (i, min(i + 1, cells - 1))
+    }
+
+    /// Cells at a depth step rather than on a slope: the 3 × 3 neighbourhood (clipped at the
+    /// edges) spans more than `least`, and its values leave the least-squares plane through them
+    /// by more than a quarter of that span (a step between two cells leaves it by a third of the
+    /// step; a plane, however steep, by nothing).
+    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float) -> [Bool] {
+        var out = [Bool](repeating: false, count: w * h)
+        for j in 0..<h {
+            let rows = max(0, j - 1)...min(h - 1, j + 1)
+            let my = Float(rows.lowerBound + rows.upperBound) / 2
+            for i in 0..<w {
+                let columns = max(0, i - 1)...min(w - 1, i + 1)
+                let mx = Float(columns.lowerBound + columns.upperBound) / 2
+                var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (
+                    .infinity, -.infinity, 0, 0, 0, 0, 0
+                )
+                for y in rows {
+                    for x in columns {
+                        let v = p[y * w + x]
+                        let dx = Float(x) - mx
+                        let dy = Float(y) - my
+                        (low, high) = (min(low, v), max(high, v))
+                        sum += v
+                        sx += v * dx
+                        sy += v * dy
+                        xx += dx * dx
+                        yy += dy * dy
+                    }
+                }
+                let span = high - low
+                guard span > least && span.isFinite else { continue }
+                let mean = sum / Float(rows.count * columns.count)
+                let gx = xx > 0 ? sx / xx : 0
+                let gy = yy > 0 ? sy / yy : 0
+                var residual: Float = 0
+                for y in rows {
+                    for x in columns {
+                        residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
+                    }
+                }
+                out[j * w + i] = residual > 0.25 * span
+            }
+        }
+        return out
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.

@@ -112,6 +112,39 @@ import Testing
         #expect(empty.count == truth.count && empty.allSatisfy { $0.isNaN })
     }
 
+    /// The same stripes on both sides of a vertical depth step (the colours cannot tell the sides
+    /// apart): the result is a soft matte (spec/render.md §2 steps 6–7), never a speckle of one
+    /// side's depth inside the other. Along every row the depth falls from the near side to the
+    /// far side, rising back by no more than a tenth of the step (the stripes may ripple the
+    /// matte a little; a speckle would rise by the whole step), and away from the step's cells
+    /// each side keeps its own depth.
+    @Test(arguments: [false, true])
+    func sharedColoursOnBothSidesGiveASoftMatte(area: Bool) {
+        var picture = LinearImage(width: Self.width, height: Self.height)
+        var truth = [Float](repeating: Self.far, count: Self.width * Self.height)
+        let edge = 82  // inside a map cell at 1/4 size
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let stripe = (x + y / 2) % 5 < 2
+                let t = 0.03 * Float((x * 7 + y * 13) % 5) / 4
+                picture.setPixel(x, y, stripe ? SIMD3(0.8 + t, 0.1, 0.1) : SIMD3(0.1, 0.2 + t, 0.7))
+                if x < edge { truth[y * Self.width + x] = Self.near }
+            }
+        }
+        let up = DisparityUpsampler.upsample(Self.lowRes(truth, factor: 4, area: area), guide: picture)
+        let step = Self.near - Self.far
+        var rises = 0
+        var wrongSide = 0
+        for y in 0..<Self.height {
+            for x in 1..<Self.width where up[y * Self.width + x] > up[y * Self.width + x - 1] + 0.1 * step { rises += 1 }
+            for x in 0..<Self.width where abs(x - edge) >= 8 && abs(up[y * Self.width + x] - truth[y * Self.width + x]) > 0.02 * step {
+                wrongSide += 1
+            }
+        }
+        #expect(rises == 0, "\(rises) rises of the depth toward the far side")
+        #expect(wrongSide == 0, "\(wrongSide) pixels 8 px or more from the step off their side's depth")
+    }
+
     @Test func isDeterministic() {
         let (picture, truth) = Self.scene()
         let map = Self.lowRes(truth, factor: 8, area: true)

@@ -55,14 +55,19 @@ let edgeEvaluations: [EdgeEvaluation] =
     // with its hidden content guessed smoothly, scored against the true one): edge-band 27.3,
     // 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3,
     // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB (mixed pixels along 1 px wires cost the rest).
-    // From 1/4-size maps (spec/render.md §2) the stripes keep the guided filter's soft matte (the
-    // colours on both sides overlap) and thin wires missed by the map's samples stay lost.
+    // From 1/4-size maps (spec/render.md §2) the refinement at picture resolution decides the
+    // pixels the cell-level models leave between two depths where their colour is found decided
+    // nearby (edge band, 1/4 point / area: subject 33.3 / 33.5, occluder 29.6 / 30.1, floor
+    // 32.1 / 35.7, highlights 35.1 / 34.8, rack 34.1 / 34.3, stripes 24.2 / 26.0 at 3 px down to
+    // 19.8 / 20.8 at 15 px); thin wires and strands stay lost: a point-sampled map misses those
+    // its samples do not hit, and an area-averaged one holds them only as an intermediate depth
+    // (hair 24.5 / 21.6, wires 20.2 / 21.3).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 30.0
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 26.1
-    static let minimumQuarterEdge = 19.2
+    static let minimumQuarterEdgeMean = 27.1
+    static let minimumQuarterEdge = 19.6
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
         func f(_ v: Double) -> String { v.isInfinite ? "inf" : String(format: "%.2f", v) }
