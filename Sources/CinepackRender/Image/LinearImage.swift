@@ -36,6 +36,16 @@ extension LinearImage {
     /// Every value through `code`, rows in parallel: the last step of turning a render back into a
     /// picture.
     @inline(__always) func encodedInParallel<T>(_ code: @escaping @Sendable (Float) -> T) -> [T] {
+        encodedInParallel(rows: { source, target, count in
+            for i in 0..<count { (target + i).initialize(to: code(source[i])) }
+        })
+    }
+
+    /// The same with `code` run once per row on `count` values from `source` into `target`
+    /// (uninitialised), so a hot loop is not a closure call per value.
+    @inline(__always) func encodedInParallel<T>(
+        rows code: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<T>, Int) -> Void
+    ) -> [T] {
         let count = values.count
         let rows = max(1, height)
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -45,7 +55,7 @@ extension LinearImage {
                 let perRow = count / rows
                 parallelFor(rows, threads: nil) { y in
                     let end = y == rows - 1 ? count : (y + 1) * perRow
-                    for i in (y * perRow)..<end { (target.p + i).initialize(to: code(source.p[i])) }
+                    code(source.p + y * perRow, target.p + y * perRow, end - y * perRow)
                 }
             }
             initialized = count
@@ -86,7 +96,13 @@ public enum SRGB {
 
     /// Back to an 8-bit sRGB picture, rounded to nearest.
     public static func picture(_ image: LinearImage) -> PixelImage {
-        let out = image.encodedInParallel { code8($0) }
+        let out = image.encodedInParallel(rows: { source, target, count in
+            thresholds.withUnsafeBufferPointer { thresholds in
+                binCodes.withUnsafeBufferPointer { binCodes in
+                    for i in 0..<count { target[i] = code8(source[i], thresholds.baseAddress!, binCodes.baseAddress!) }
+                }
+            }
+        })
         // Sizes always match, so this cannot fail.
         return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
     }
@@ -96,6 +112,14 @@ public enum SRGB {
     /// is cut into `bins` equal bins, fine enough that no bin holds two thresholds, so a bin's
     /// first code and one comparison give the answer.
     @inline(__always) static func code8(_ v: Float) -> UInt8 {
+        guard v > 0 else { return 0 }
+        guard v < 1 else { return 255 }
+        let first = binCodes[Int(v * Float(bins))]
+        return v >= thresholds[Int(first)] ? first + 1 : first
+    }
+
+    /// The same from the tables' storage (no bounds checks or lazy-initialisation checks per value).
+    @inline(__always) static func code8(_ v: Float, _ thresholds: UnsafePointer<Float>, _ binCodes: UnsafePointer<UInt8>) -> UInt8 {
         guard v > 0 else { return 0 }
         guard v < 1 else { return 255 }
         let first = binCodes[Int(v * Float(bins))]
