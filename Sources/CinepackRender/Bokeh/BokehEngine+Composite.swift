@@ -92,7 +92,14 @@ extension BokehEngine {
             let needFull = stats.minFar < top0 || stats.minNear < top0 || near0
             if needFull {
                 nearGroupMax.update(repeating: 0, count: groupRows * 2)
-                fillScratch(f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, nearGroupMax: nearGroupMax, fineArea: fineArea)
+                // The far group serves the tile's own level-0 far and fill gathers; the near group
+                // only matters where a level-0 near sample lies within reach (near0; with no
+                // coarse level every near sample is level 0's).
+                let far = stats.minFar < top0 || max(stats.minNear, 0.5) < top0
+                let near = near0 || schedule.levels == 0
+                fillScratch(
+                    f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, far: far, near: near, nearGroupMax: nearGroupMax,
+                    fineArea: fineArea)
             }
 
             // Coarse levels each field reads in this tile.
@@ -268,7 +275,8 @@ extension BokehEngine {
     /// a time; the level-0 share of a radius is the schedule's weight for level 0,
     /// saturate((r0 − ρ) / (blend · r0)).
     private func fillScratch(
-        _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, nearGroupMax: UnsafeMutablePointer<Float>, fineArea: DiskArea.Table
+        _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, far: Bool, near: Bool, nearGroupMax: UnsafeMutablePointer<Float>,
+        fineArea: DiskArea.Table
     ) {
         let W = width
         let H = height
@@ -304,16 +312,22 @@ extension BokehEngine {
                 let a = vabs(r)
                 let c = fineRadius(a)
                 let mn = vsaturate((-r - 0.25) * 2)
-                let mf = 1 - mn
                 let ia = map8(c) { DiskArea.inverse($0, fineArea) }
-                let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
                 let q = sy * stride + sx
-                store8(f.farR + q, mf * red)
-                store8(f.farG + q, mf * green)
-                store8(f.farB + q, mf * blue)
-                store8(f.farA + q, mf)
-                store8(f.farC + q, c)
-                store8(f.farI + q, ia)
+                if far {
+                    let mf = 1 - mn
+                    store8(f.farR + q, mf * red)
+                    store8(f.farG + q, mf * green)
+                    store8(f.farB + q, mf * blue)
+                    store8(f.farA + q, mf)
+                    store8(f.farC + q, c)
+                    store8(f.farI + q, ia)
+                }
+                guard near else {
+                    sx += 8
+                    continue
+                }
+                let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
                 // Where m is 0 the colour and alpha are 0 and the sample adds nothing, whatever its
                 // radius and area planes say.
                 store8(f.nearR + q, m * red)
