@@ -78,14 +78,33 @@ public enum SRGB {
 
     /// An 8- or 16-bit RGB/RGBA picture (alpha ignored) in linear light.
     public static func linear(_ picture: PixelImage) -> LinearImage {
-        var out = [Float](repeating: 0, count: picture.width * picture.height * 3)
         let channels = picture.channels
         let grey = channels < 3
-        switch picture.storage {
-        case .uint8(let s):
-            for p in 0..<(picture.width * picture.height) {
-                for c in 0..<3 { out[p * 3 + c] = table8[Int(s[p * channels + (grey ? 0 : c)])] }
+        if case .uint8(let s) = picture.storage {
+            // Rows in parallel through the table, into uninitialised storage (every value written).
+            let width = picture.width
+            let rows = picture.height
+            let out = [Float](unsafeUninitializedCapacity: width * rows * 3) { buffer, initialized in
+                let target = Shared(buffer.baseAddress!)
+                s.withUnsafeBufferPointer { samples in
+                    table8.withUnsafeBufferPointer { table in
+                        let source = Shared(UnsafeMutablePointer(mutating: samples.baseAddress!))
+                        let lookup = Shared(UnsafeMutablePointer(mutating: table.baseAddress!))
+                        parallelFor(rows, threads: nil) { y in
+                            for p in (y * width)..<((y + 1) * width) {
+                                for c in 0..<3 { target.p[p * 3 + c] = lookup.p[Int(source.p[p * channels + (grey ? 0 : c)])] }
+                            }
+                        }
+                    }
+                }
+                initialized = width * rows * 3
             }
+            return LinearImage(width: picture.width, height: picture.height, values: out)
+        }
+        var out = [Float](repeating: 0, count: picture.width * picture.height * 3)
+        switch picture.storage {
+        case .uint8:
+            break
         case .uint16(let s):
             for p in 0..<(picture.width * picture.height) {
                 for c in 0..<3 { out[p * 3 + c] = toLinear(Float(s[p * channels + (grey ? 0 : c)]) / 65535) }
