@@ -21,7 +21,7 @@ extension BokehEngine {
                     }
                     let r = radius.signed(d)
                     // Lanes with blur (|r| > 0.5) or in the near field (r < −0.25).
-                    if any((r .> BokehSchedule.passThrough) .| (r .< -0.25)) {
+                    if anyAbove(r, BokehSchedule.passThrough) || anyBelow(r, -0.25) {
                         var s = stats.p[ty * tx + x / Tile.pixels]
                         for k in 0..<n {
                             let v = r[k]

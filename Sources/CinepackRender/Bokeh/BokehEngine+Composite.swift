@@ -91,72 +91,15 @@ extension BokehEngine {
             // Level-0 scratch around the tile.
             let needFull = stats.minFar < top0 || stats.minNear < top0 || near0
             if needFull {
-                scratch.storage.zero()
                 nearGroupMax.update(repeating: 0, count: groupRows * 2)
-                // Beyond the frame the picture repeats its edge (as the reference assumes). Eight
-                // pixels at a time; the level-0 share of a radius is the schedule's weight for
-                // level 0, saturate((r0 − ρ) / (blend · r0)).
-                let r0f = nearSchedule.r0
-                let shareScale = 1 / (BokehSchedule.blend * r0f)
-                let onlyLevel0 = schedule.levels == 0
-                for sy in -pad..<(Tile.pixels + pad) {
-                    let y = min(max(y0t + sy, 0), H - 1)
-                    var sx = -pad
-                    while sx < Tile.pixels + pad {
-                        let n = min(8, Tile.pixels + pad - sx)
-                        let x = x0t + sx
-                        var d = SIMD8<Float>()
-                        var red = SIMD8<Float>()
-                        var green = SIMD8<Float>()
-                        var blue = SIMD8<Float>()
-                        if x >= 0 && x + 8 <= W {
-                            let p = y * W + x
-                            d = load8(UnsafeMutablePointer(mutating: disparity + p))
-                            red = strided(picture + 3 * p)
-                            green = strided(picture + 3 * p + 1)
-                            blue = strided(picture + 3 * p + 2)
-                        } else {
-                            for k in 0..<8 {
-                                let p = y * W + min(max(x + k, 0), W - 1)
-                                d[k] = disparity[p]
-                                red[k] = picture[3 * p]
-                                green[k] = picture[3 * p + 1]
-                                blue[k] = picture[3 * p + 2]
-                            }
-                        }
-                        let r = radius.signed(d)
-                        let a = vabs(r)
-                        let c = fineRadius(a)
-                        let mn = vsaturate((-r - 0.25) * 2)
-                        let mf = 1 - mn
-                        let ia = map8(c) { DiskArea.inverse($0, fineArea) }
-                        let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
-                        let q = scratch.index(sx, sy)
-                        let farR = mf * red
-                        let farG = mf * green
-                        let farB = mf * blue
-                        let reach = c + 0.5
-                        for k in 0..<n {
-                            f.farR[q + k] = farR[k]
-                            f.farG[q + k] = farG[k]
-                            f.farB[q + k] = farB[k]
-                            f.farA[q + k] = mf[k]
-                            f.farC[q + k] = c[k]
-                            f.farI[q + k] = ia[k]
-                            if m[k] > 0 {
-                                f.nearR[q + k] = m[k] * red[k]
-                                f.nearG[q + k] = m[k] * green[k]
-                                f.nearB[q + k] = m[k] * blue[k]
-                                f.nearA[q + k] = m[k]
-                                f.nearC[q + k] = c[k]
-                                f.nearI[q + k] = ia[k]
-                                let g = (sy + pad) * 2 + min(1, max(0, (sx + k) / 8))
-                                nearGroupMax[g] = max(nearGroupMax[g], reach[k])
-                            }
-                        }
-                        sx += 8
-                    }
-                }
+                // The far group serves the tile's own level-0 far and fill gathers; the near group
+                // only matters where a level-0 near sample lies within reach (near0; with no
+                // coarse level every near sample is level 0's).
+                let far = stats.minFar < top0 || max(stats.minNear, 0.5) < top0
+                let near = near0 || schedule.levels == 0
+                fillScratch(
+                    f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, far: far, near: near, nearGroupMax: nearGroupMax,
+                    fineArea: fineArea)
             }
 
             // Coarse levels each field reads in this tile.
@@ -213,8 +156,8 @@ extension BokehEngine {
                     let farLane = vpositive(r + 0.75) * vpositive(a - BokehSchedule.passThrough) * vpositive(top0 - a)
                     let rhoFill0 = fillLane * fineRadius(rhoFill)
                     let rhoFar = farLane * fineRadius(a)
-                    let topFill: Float = any(fillLane .> 0) ? hmax(rhoFill0) + 0.5 : -1
-                    let topFar: Float = any(farLane .> 0) ? hmax(rhoFar) + 0.5 : -1
+                    let topFill: Float = anyAbove(fillLane, 0) ? hmax(rhoFill0) + 0.5 : -1
+                    let topFar: Float = anyAbove(farLane, 0) ? hmax(rhoFar) + 0.5 : -1
                     var far0 = Accum8()
                     var fill0 = Accum8()
                     var front = Accum8()
@@ -320,6 +263,87 @@ extension BokehEngine {
                     }
                     x0 += 8
                 }
+            }
+        }
+    }
+
+    /// The level-0 scratch planes around the tile at (`x0t`, `y0t`), `pad` pixels beyond it on
+    /// every side (beyond the frame the picture repeats its edge, as the reference assumes), and
+    /// per scratch row and half tile the reach of its near samples. Every cell a gather reads is
+    /// written (lanes past the region land in the planes' slack), so the scratch is never cleared;
+    /// where a pixel has no level-0 near share its near colour and alpha are zero. Eight pixels at
+    /// a time; the level-0 share of a radius is the schedule's weight for level 0,
+    /// saturate((r0 − ρ) / (blend · r0)).
+    private func fillScratch(
+        _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, far: Bool, near: Bool, nearGroupMax: UnsafeMutablePointer<Float>,
+        fineArea: DiskArea.Table
+    ) {
+        let W = width
+        let H = height
+        let r0f = nearSchedule.r0
+        let shareScale = 1 / (BokehSchedule.blend * r0f)
+        let onlyLevel0 = schedule.levels == 0
+        for sy in -pad..<(Tile.pixels + pad) {
+            let y = min(max(y0t + sy, 0), H - 1)
+            var sx = -pad
+            while sx < Tile.pixels + pad {
+                let n = min(8, Tile.pixels + pad - sx)
+                let x = x0t + sx
+                var d = SIMD8<Float>()
+                var red = SIMD8<Float>()
+                var green = SIMD8<Float>()
+                var blue = SIMD8<Float>()
+                if x >= 0 && x + 8 <= W {
+                    let p = y * W + x
+                    d = load8(UnsafeMutablePointer(mutating: disparity + p))
+                    red = strided(picture + 3 * p)
+                    green = strided(picture + 3 * p + 1)
+                    blue = strided(picture + 3 * p + 2)
+                } else {
+                    for k in 0..<8 {
+                        let p = y * W + min(max(x + k, 0), W - 1)
+                        d[k] = disparity[p]
+                        red[k] = picture[3 * p]
+                        green[k] = picture[3 * p + 1]
+                        blue[k] = picture[3 * p + 2]
+                    }
+                }
+                let r = radius.signed(d)
+                let a = vabs(r)
+                let c = fineRadius(a)
+                let mn = vsaturate((-r - 0.25) * 2)
+                let ia = map8(c) { DiskArea.inverse($0, fineArea) }
+                let q = sy * stride + sx
+                if far {
+                    let mf = 1 - mn
+                    store8(f.farR + q, mf * red)
+                    store8(f.farG + q, mf * green)
+                    store8(f.farB + q, mf * blue)
+                    store8(f.farA + q, mf)
+                    store8(f.farC + q, c)
+                    store8(f.farI + q, ia)
+                }
+                guard near else {
+                    sx += 8
+                    continue
+                }
+                let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
+                // Where m is 0 the colour and alpha are 0 and the sample adds nothing, whatever its
+                // radius and area planes say.
+                store8(f.nearR + q, m * red)
+                store8(f.nearG + q, m * green)
+                store8(f.nearB + q, m * blue)
+                store8(f.nearA + q, m)
+                store8(f.nearC + q, c)
+                store8(f.nearI + q, ia)
+                if anyAbove(m, 0) {
+                    let reach = c + 0.5
+                    for k in 0..<n where m[k] > 0 {
+                        let g = (sy + pad) * 2 + min(1, max(0, (sx + k) / 8))
+                        nearGroupMax[g] = max(nearGroupMax[g], reach[k])
+                    }
+                }
+                sx += 8
             }
         }
     }

@@ -91,12 +91,12 @@ extension BokehEngine {
                         let low = SIMD8<Float>(repeating: lo)
                         let high = SIMD8<Float>(repeating: hi)
                         let far = flags(farBit)
-                        if any(far .> 0) {
+                        if anyAbove(far, 0) {
                             rhoF = low + far * (vmin(vmax(load8(o.maxFar + idx) * (1 / cell), low), high) - low)
                             topF = hmax(rhoF * far)
                         }
                         let fill = flags(fillBit)
-                        if any(fill .> 0) {
+                        if anyAbove(fill, 0) {
                             rhoN = low + fill * (vmin(vmax(load8(o.maxNear + idx) * (1 / cell), low), high) - low)
                             topN = hmax(rhoN * fill)
                         }

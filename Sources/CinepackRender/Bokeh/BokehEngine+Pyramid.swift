@@ -158,7 +158,7 @@ extension BokehEngine {
         let bits = mask + cy * levels[0].width + cx0
         let nearA = k0.mn + k1.mn + k2.mn + k3.mn
         let big = SIMD8<Float>(repeating: 1e30)
-        if any(nearA .> 0) {
+        if anyAbove(nearA, 0) {
             let cbar = (k0.mn * k0.c + k1.mn * k1.c + k2.mn * k2.c + k3.mn * k3.c) / vmax(nearA, SIMD8(repeating: 1e-30))
             let nearC = vmax(cbar * 0.5, half)
             store8(o.nearR + q, 0.25 * (k0.mn * k0.red + k1.mn * k1.red + k2.mn * k2.red + k3.mn * k3.red))
@@ -186,7 +186,7 @@ extension BokehEngine {
         let f2 = consumer(k2)
         let f3 = consumer(k3)
         let hi = vmax(vmax(k0.a * f0, k1.a * f1), vmax(k2.a * f2, k3.a * f3))
-        if any(hi .> 0) {
+        if anyAbove(hi, 0) {
             let lo = vmin(vmin(k0.a + (1 - f0) * big, k1.a + (1 - f1) * big), vmin(k2.a + (1 - f2) * big, k3.a + (1 - f3) * big))
             store8(o.maxFar + q, hi)
             for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) }
@@ -298,7 +298,7 @@ extension BokehEngine {
         }
         let nearA = quad(s.nearA)
         let sumNear = sum(nearA)
-        if any(sumNear .> 0) {
+        if anyAbove(sumNear, 0) {
             let nc = quad(s.nearC)
             let cbar =
                 (nearA.0 * nc.0 + nearA.1 * nc.1 + nearA.2 * nc.2 + nearA.3 * nc.3) * fineCell / vmax(sumNear, SIMD8(repeating: 1e-30))

@@ -34,9 +34,9 @@ func gatherFar(
         let e = vmin(c, rho)
         let w: SIMD8<Float>
         if coverage == .fine {
-            w = fineWeight(e, ring: t.ring, profile: coverage(e + t.half), inverseArea: vmax(ia, inverseArea))
+            w = fineWeight(e, ring: t.ring, profile: EdgeProfile.fineProfile(e + t.half), inverseArea: vmax(ia, inverseArea))
         } else {
-            w = coverage(e + t.half) * vmax(ia, inverseArea)
+            w = EdgeProfile.coarseProfile(e + t.half) * vmax(ia, inverseArea)
         }
         acc.r += w * load8(q, .red, planeSize: ps)
         acc.g += w * load8(q, .green, planeSize: ps)
@@ -57,7 +57,10 @@ func gatherNear(
         let q = p + (Int(t.dy) * stride + Int(t.dx))
         let c = load8(q, .radius, planeSize: ps)
         let ia = load8(q, .inverseArea, planeSize: ps)
-        let w = coverage == .fine ? fineWeight(c, ring: t.ring, profile: coverage(c + t.half), inverseArea: ia) : coverage(c + t.half) * ia
+        let w =
+            coverage == .fine
+            ? fineWeight(c, ring: t.ring, profile: EdgeProfile.fineProfile(c + t.half), inverseArea: ia)
+            : EdgeProfile.coarseProfile(c + t.half) * ia
         acc.r += w * load8(q, .red, planeSize: ps)
         acc.g += w * load8(q, .green, planeSize: ps)
         acc.b += w * load8(q, .blue, planeSize: ps)
@@ -78,8 +81,8 @@ func gatherFill(
         let q = p + (Int(t.dy) * stride + Int(t.dx))
         let w =
             coverage == .fine
-            ? fineWeight(rho, ring: t.ring, profile: coverage(rho + t.half), inverseArea: inverseArea)
-            : coverage(rho + t.half) * inverseArea
+            ? fineWeight(rho, ring: t.ring, profile: EdgeProfile.fineProfile(rho + t.half), inverseArea: inverseArea)
+            : EdgeProfile.coarseProfile(rho + t.half) * inverseArea
         acc.r += w * load8(q, .red, planeSize: ps)
         acc.g += w * load8(q, .green, planeSize: ps)
         acc.b += w * load8(q, .blue, planeSize: ps)

@@ -21,16 +21,21 @@ enum EdgeProfile {
     }
 
     @inline(__always) func callAsFunction(_ v: SIMD8<Float>) -> SIMD8<Float> {
-        switch self {
-        case .coarse:
-            let t = vsaturate(v)
-            return t * t * (3 - 2 * t)
-        case .fine:
-            let u = vsaturate((v + 0.5) * 0.5)
-            let a = vmin(u, SIMD8(repeating: 0.5))
-            let b = vmax(u - 0.5, SIMD8())
-            return 2 * a * a + 2 * b * (1 - b)
-        }
+        self == .coarse ? Self.coarseProfile(v) : Self.fineProfile(v)
+    }
+
+    /// The two profiles on eight lanes, for loops that know theirs (a call through the switch
+    /// is not always inlined).
+    @inline(__always) static func coarseProfile(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let t = vsaturate(v)
+        return t * t * (3 - 2 * t)
+    }
+
+    @inline(__always) static func fineProfile(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let u = vsaturate((v + 0.5) * 0.5)
+        let a = vmin(u, SIMD8(repeating: 0.5))
+        let b = vmax(u - 0.5, SIMD8())
+        return 2 * a * a + 2 * b * (1 - b)
     }
 
     /// How far beyond the radius the profile reaches (taps needed: distance < radius + reach + 0.5).

@@ -25,7 +25,7 @@
 ) -> SIMD8<Float> {
     let spline = profile * inverseArea
     let toSpline = vsaturate((e - 0.7) * (1 / 0.3))
-    guard any(toSpline .< 1) else { return spline }
+    guard anyBelow(toSpline, 1) else { return spline }
     let side = e * (2 / (3 * Float.pi)) - e * e * (1 / (4 * Float.pi))
     let diagonal = e * e * (1 / (8 * Float.pi))
     let exact: SIMD8<Float>

@@ -151,7 +151,7 @@ struct PreviewUpsampler: @unchecked Sendable {
             var backR = red
             var backG = green
             var backB = blue
-            if any(t .> 0) {
+            if anyAbove(t, 0) {
                 let fx = load8(columns + x)
                 var sumR = SIMD8<Float>()
                 var sumG = SIMD8<Float>()

@@ -42,7 +42,16 @@
 @inline(__always) func vpositive(_ v: SIMD4<Float>) -> SIMD4<Float> { vsaturate(v * 1e30) }
 @inline(__always) func vpositive(_ v: SIMD8<Float>) -> SIMD8<Float> { vsaturate(v * 1e30) }
 
-@inline(__always) func hmax(_ v: SIMD4<Float>) -> Float { Swift.max(Swift.max(v[0], v[1]), Swift.max(v[2], v[3])) }
+/// The largest lane, as `Swift.max` picks (written out: the generic `max` is not always inlined).
+@inline(__always) func hmax(_ v: SIMD4<Float>) -> Float {
+    @inline(__always) func larger(_ a: Float, _ b: Float) -> Float { b >= a ? b : a }
+    return larger(larger(v[0], v[1]), larger(v[2], v[3]))
+}
+
+/// Whether some lane is above / below `x`, for lanes that are never NaN (the standard library's
+/// `any` over a comparison is a call per use in the hot loops).
+@inline(__always) func anyAbove(_ v: SIMD8<Float>, _ x: Float) -> Bool { hmax(vmax(v.lowHalf, v.highHalf)) > x }
+@inline(__always) func anyBelow(_ v: SIMD8<Float>, _ x: Float) -> Bool { -hmax(vmax(-v.lowHalf, -v.highHalf)) < x }
 
 /// `f` applied to each lane, the vector built in one go (writing lanes one by one through a
 /// variable index stalls on store forwarding).
@@ -50,7 +59,11 @@
     SIMD8(f(v[0]), f(v[1]), f(v[2]), f(v[3]), f(v[4]), f(v[5]), f(v[6]), f(v[7]))
 }
 
-@inline(__always) func hmax(_ v: SIMD8<Float>) -> Float { Swift.max(hmax(v.lowHalf), hmax(v.highHalf)) }
+@inline(__always) func hmax(_ v: SIMD8<Float>) -> Float {
+    let low = hmax(v.lowHalf)
+    let high = hmax(v.highHalf)
+    return high >= low ? high : low
+}
 
 /// Eight RGB pixels stored interleaved (the inverse of `strided`); the vectors are complete before
 /// the first store, so the optimiser does not scalarise their computation into a lane loop.

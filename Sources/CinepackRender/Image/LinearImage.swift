@@ -36,6 +36,16 @@ extension LinearImage {
     /// Every value through `code`, rows in parallel: the last step of turning a render back into a
     /// picture.
     @inline(__always) func encodedInParallel<T>(_ code: @escaping @Sendable (Float) -> T) -> [T] {
+        encodedInParallel(rows: { source, target, count in
+            for i in 0..<count { (target + i).initialize(to: code(source[i])) }
+        })
+    }
+
+    /// The same with `code` run once per row on `count` values from `source` into `target`
+    /// (uninitialised), so a hot loop is not a closure call per value.
+    @inline(__always) func encodedInParallel<T>(
+        rows code: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<T>, Int) -> Void
+    ) -> [T] {
         let count = values.count
         let rows = max(1, height)
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -45,7 +55,7 @@ extension LinearImage {
                 let perRow = count / rows
                 parallelFor(rows, threads: nil) { y in
                     let end = y == rows - 1 ? count : (y + 1) * perRow
-                    for i in (y * perRow)..<end { (target.p + i).initialize(to: code(source.p[i])) }
+                    code(source.p + y * perRow, target.p + y * perRow, end - y * perRow)
                 }
             }
             initialized = count
@@ -68,14 +78,33 @@ public enum SRGB {
 
     /// An 8- or 16-bit RGB/RGBA picture (alpha ignored) in linear light.
     public static func linear(_ picture: PixelImage) -> LinearImage {
-        var out = [Float](repeating: 0, count: picture.width * picture.height * 3)
         let channels = picture.channels
         let grey = channels < 3
-        switch picture.storage {
-        case .uint8(let s):
-            for p in 0..<(picture.width * picture.height) {
-                for c in 0..<3 { out[p * 3 + c] = table8[Int(s[p * channels + (grey ? 0 : c)])] }
+        if case .uint8(let s) = picture.storage {
+            // Rows in parallel through the table, into uninitialised storage (every value written).
+            let width = picture.width
+            let rows = picture.height
+            let out = [Float](unsafeUninitializedCapacity: width * rows * 3) { buffer, initialized in
+                let target = Shared(buffer.baseAddress!)
+                s.withUnsafeBufferPointer { samples in
+                    table8.withUnsafeBufferPointer { table in
+                        let source = Shared(UnsafeMutablePointer(mutating: samples.baseAddress!))
+                        let lookup = Shared(UnsafeMutablePointer(mutating: table.baseAddress!))
+                        parallelFor(rows, threads: nil) { y in
+                            for p in (y * width)..<((y + 1) * width) {
+                                for c in 0..<3 { target.p[p * 3 + c] = lookup.p[Int(source.p[p * channels + (grey ? 0 : c)])] }
+                            }
+                        }
+                    }
+                }
+                initialized = width * rows * 3
             }
+            return LinearImage(width: picture.width, height: picture.height, values: out)
+        }
+        var out = [Float](repeating: 0, count: picture.width * picture.height * 3)
+        switch picture.storage {
+        case .uint8:
+            break
         case .uint16(let s):
             for p in 0..<(picture.width * picture.height) {
                 for c in 0..<3 { out[p * 3 + c] = toLinear(Float(s[p * channels + (grey ? 0 : c)]) / 65535) }
@@ -86,7 +115,13 @@ public enum SRGB {
 
     /// Back to an 8-bit sRGB picture, rounded to nearest.
     public static func picture(_ image: LinearImage) -> PixelImage {
-        let out = image.encodedInParallel { code8($0) }
+        let out = image.encodedInParallel(rows: { source, target, count in
+            thresholds.withUnsafeBufferPointer { thresholds in
+                binCodes.withUnsafeBufferPointer { binCodes in
+                    for i in 0..<count { target[i] = code8(source[i], thresholds.baseAddress!, binCodes.baseAddress!) }
+                }
+            }
+        })
         // Sizes always match, so this cannot fail.
         return try! PixelImage(width: image.width, height: image.height, layout: .rgb, samples: out)
     }
@@ -96,6 +131,14 @@ public enum SRGB {
     /// is cut into `bins` equal bins, fine enough that no bin holds two thresholds, so a bin's
     /// first code and one comparison give the answer.
     @inline(__always) static func code8(_ v: Float) -> UInt8 {
+        guard v > 0 else { return 0 }
+        guard v < 1 else { return 255 }
+        let first = binCodes[Int(v * Float(bins))]
+        return v >= thresholds[Int(first)] ? first + 1 : first
+    }
+
+    /// The same from the tables' storage (no bounds checks or lazy-initialisation checks per value).
+    @inline(__always) static func code8(_ v: Float, _ thresholds: UnsafePointer<Float>, _ binCodes: UnsafePointer<UInt8>) -> UInt8 {
         guard v > 0 else { return 0 }
         guard v < 1 else { return 255 }
         let first = binCodes[Int(v * Float(bins))]
