@@ -48,31 +48,30 @@ public enum DisparityUpsampler {
         if w == W && h == H { return filled }
         return guide.values.withUnsafeBufferPointer { picture in
             let g = picture.baseAddress!
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
-            p.initialize(from: filled, count: w * h)
-            defer { p.deallocate() }
+            let map = RawBuffer<Float>(count: w * h, zeroed: false)
+            map.base.initialize(from: filled, count: w * h)
+            let p = map.base
             var clock = PassClock()
-            let (guideLow, spread) = averageGuide(g, W, H, w, h, threads: threads)
-            defer {
-                guideLow.deallocate()
-                spread.deallocate()
-            }
+            let (guideBuffer, spreadBuffer) = averageGuide(g, W, H, w, h, threads: threads)
+            let (guideLow, spread) = (guideBuffer.base, spreadBuffer.base)
             clock.lap("guide")
-            let coefficients = fit(p, confidence, guideLow, w, h, threads: threads)
-            defer { coefficients.deallocate() }
+            let coefficientBuffer = fit(p, confidence, guideLow, w, h, threads: threads)
+            let coefficients = coefficientBuffer.base
             // Steps under a hundredth of the map's range are left to the guided filter: the
             // assignment could move them by no more than that (gradients, not edges).
             var range = (low: Float.infinity, high: -Float.infinity)
             for v in filled { range = (min(range.low, v), max(range.high, v)) }
             let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
-            let layers = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
-            defer { layers.deallocate() }
+            let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
+            let layers = layerBuffer.base
             clock.lap("fit")
             let guided = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("apply")
             let result = refine(guided, layers, step: step, p, g, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
+            // The passes work on the buffers' pointers: keep the owners alive until they are done.
+            withExtendedLifetime((map, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer)) {}
             return result
         }
     }
@@ -81,7 +80,7 @@ public enum DisparityUpsampler {
     /// cell, and its spread there (the variance summed over the channels), one float a cell.
     private static func averageGuide(
         _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) {
+    ) -> (RawBuffer<Float>, RawBuffer<Float>) {
         @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
             let size = Float(pixels) / Float(cells)
             let centre = (Float(i) + 0.5) * size
@@ -89,26 +88,22 @@ public enum DisparityUpsampler {
             let a = min(pixels - 1, max(0, Int((centre - half).rounded(.down))))
             return a..<max(a + 1, min(pixels, Int((centre + half).rounded(.up))))
         }
-        let out = UnsafeMutablePointer<Float>.allocate(capacity: w * h * 3)
-        let spread = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
-        let o = Shared(out)
-        let v = Shared(spread)
+        let out = RawBuffer<Float>(count: w * h * 3, zeroed: false)
+        let spread = RawBuffer<Float>(count: w * h, zeroed: false)
+        let o = Shared(out.base)
+        let v = Shared(spread.base)
         let source = Shared(UnsafeMutablePointer(mutating: g))
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
             // The rows' √colour summed column by column, then each cell's columns.
-            let row = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
-            let sums = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
-            let squares = UnsafeMutablePointer<Float>.allocate(capacity: W * 3 + 8)
-            defer {
-                row.deallocate()
-                sums.deallocate()
-                squares.deallocate()
-            }
-            sums.initialize(repeating: 0, count: W * 3 + 8)
-            squares.initialize(repeating: 0, count: W * 3 + 8)
+            let buffers = (
+                row: RawBuffer<Float>(count: W * 3 + 8), sums: RawBuffer<Float>(count: W * 3 + 8),
+                squares: RawBuffer<Float>(count: W * 3 + 8)
+            )
+            defer { withExtendedLifetime(buffers) {} }
+            let (row, sums, squares) = (buffers.row.base, buffers.sums.base, buffers.squares.base)
             for y in rows {
                 sqrtRow(source.p + y * W * 3, count: W * 3, into: row)
                 var k = 0
@@ -172,9 +167,9 @@ public enum DisparityUpsampler {
     private static func layerModels(
         _ p: UnsafeMutablePointer<Float>, _ guideLow: UnsafeMutablePointer<Float>, _ spread: UnsafeMutablePointer<Float>,
         _ w: Int, _ h: Int, least: Float, threads: Int?
-    ) -> UnsafeMutablePointer<LayerModel> {
-        let out = UnsafeMutablePointer<LayerModel>.allocate(capacity: w * h)
-        let o = Shared(out)
+    ) -> RawBuffer<LayerModel> {
+        let out = RawBuffer<LayerModel>(count: w * h, zeroed: false)
+        let o = Shared(out.base)
         let values = Shared(p)
         let gl = Shared(guideLow)
         let sp = Shared(spread)
@@ -260,13 +255,11 @@ public enum DisparityUpsampler {
     private static func fit(
         _ p: UnsafeMutablePointer<Float>, _ confidence: [Float], _ guideLow: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
         threads: Int?
-    ) -> UnsafeMutablePointer<SIMD4<Float>> {
-        let weights = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
-        let models = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
-        defer {
-            weights.deallocate()
-            models.deallocate()
-        }
+    ) -> RawBuffer<SIMD4<Float>> {
+        let weightBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
+        let modelBuffer = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
+        defer { withExtendedLifetime((weightBuffer, modelBuffer)) {} }
+        let (weights, models) = (weightBuffer.base, modelBuffer.base)
         for k in 0..<(w * h) { weights[k] = confidence[k] + filledWeight }
         let we = Shared(weights)
         let gl = Shared(guideLow)
@@ -314,8 +307,8 @@ public enum DisparityUpsampler {
             }
         }
         // Average the models of the windows covering each cell (weighted like the fit).
-        let out = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w * h)
-        let o = Shared(out)
+        let out = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
+        let o = Shared(out.base)
         boxed3(w, h, threads: threads) { k in
             let a = m.p[k]
             return we.p[k] * SIMD8(1, a.x, a.y, a.z, a.w, 0, 0, 0)
@@ -330,7 +323,7 @@ public enum DisparityUpsampler {
 
     /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
     /// `row` one cell row at a time; bands of rows in parallel.
-    private static func boxed3<V: SIMD & SendableMetatype>(
+    private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
         _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
     ) where V.Scalar == Float {
         let bandRows = 16
@@ -340,14 +333,12 @@ public enum DisparityUpsampler {
             let first = max(0, j0 - 1)
             let last = min(h - 1, j1)
             // Horizontal sums of rows first ... last, then one vertical sum row.
-            let across = UnsafeMutablePointer<V>.allocate(capacity: (last - first + 1) * w)
-            let sums = UnsafeMutablePointer<V>.allocate(capacity: w)
-            let cells = UnsafeMutablePointer<V>.allocate(capacity: w)
-            defer {
-                across.deallocate()
-                sums.deallocate()
-                cells.deallocate()
-            }
+            let buffers = (
+                across: RawBuffer<V>(count: (last - first + 1) * w, zeroed: false), sums: RawBuffer<V>(count: w, zeroed: false),
+                cells: RawBuffer<V>(count: w, zeroed: false)
+            )
+            defer { withExtendedLifetime(buffers) {} }
+            let (across, sums, cells) = (buffers.across.base, buffers.sums.base, buffers.cells.base)
             for j in first...last {
                 for i in 0..<w { cells[i] = element(j * w + i) }
                 let target = across + (j - first) * w
@@ -380,8 +371,9 @@ public enum DisparityUpsampler {
         _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let columns = UnsafeMutablePointer<(Int32, Float)>.allocate(capacity: W)
-        defer { columns.deallocate() }
+        let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
+        defer { withExtendedLifetime(columnBuffer) {} }
+        let columns = columnBuffer.base
         for x in 0..<W {
             let u = (Float(x) + 0.5) * Float(w) / Float(W) - 0.5
             let i = min(max(Int(u.rounded(.down)), 0), w - 1)
@@ -408,8 +400,9 @@ public enum DisparityUpsampler {
                 let first = mapRow(y0).j0
                 let last = mapRow(y1 - 1).j1
                 // Per map row: a.r, a.g, a.b, b, low, high at every picture column.
-                let rows = UnsafeMutablePointer<Float>.allocate(capacity: (last - first + 1) * 6 * stride)
-                defer { rows.deallocate() }
+                let rowBuffer = RawBuffer<Float>(count: (last - first + 1) * 6 * stride, zeroed: false)
+                defer { withExtendedLifetime(rowBuffer) {} }
+                let rows = rowBuffer.base
                 for j in first...last {
                     let plane = rows + (j - first) * 6 * stride
                     for x in 0..<W {
@@ -534,8 +527,9 @@ public enum DisparityUpsampler {
         // cell, at a quarter of the taps.
         let stride = reach >= 3 ? 2 : 1
         // √colour at picture resolution, read (2·reach + 1)² times per refined pixel.
-        let colour = UnsafeMutablePointer<Float>.allocate(capacity: W * H * 3)
-        defer { colour.deallocate() }
+        let colourBuffer = RawBuffer<Float>(count: W * H * 3, zeroed: false)
+        defer { withExtendedLifetime(colourBuffer) {} }
+        let colour = colourBuffer.base
         let source = Shared(UnsafeMutablePointer(mutating: g))
         let c = Shared(colour)
         parallelFor(H, threads: threads) { y in sqrtRow(source.p + y * W * 3, count: W * 3, into: c.p + y * W * 3) }
