@@ -1,99 +1,3 @@
-// The gathers, eight horizontally adjacent cells at a time (SIMD8 over structure-of-arrays planes),
-// over fixed dense disk taps. Plane groups: far and near groups are six consecutive planes
-// (premultiplied r, g, b, alpha, radius in cells, 1 / disk area); the fill group is four
-// (r, g, b, alpha).
-
-@inline(__always) func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-}
-
-@inline(__always) func store8(_ p: UnsafeMutablePointer<Float>, _ v: SIMD8<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
-}
-
-@inline(__always) func saturate(_ v: SIMD8<Float>) -> SIMD8<Float> { vsaturate(v) }
-
-/// Sums of weight × colour and weight × alpha for eight cells.
-struct Accum8 {
-    var r = SIMD8<Float>.zero
-    var g = SIMD8<Float>.zero
-    var b = SIMD8<Float>.zero
-    var a = SIMD8<Float>.zero
-
-    @inline(__always) func lane(_ k: Int) -> SIMD4<Float> { SIMD4(r[k], g[k], b[k], a[k]) }
-}
-
-/// Far field, scatter as gather: a sample at distance `d` reaches a pixel of radius `rho` when
-/// `d < min(sample radius, rho) + 0.5` (soft one-cell edge), with weight coverage / area of that
-/// smaller disk. A sharper (nearer) sample therefore never spreads beyond its own blur, and a
-/// blurrier (farther) one never beyond the pixel's.
-@inline(__always)
-func gatherFar(
-    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
-    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
-) -> Accum8 {
-    var acc = Accum8()
-    for t in taps {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let c = load8(q + 4 * ps)
-        let ia = load8(q + 5 * ps)
-        let e = vmin(c, rho)
-        let w: SIMD8<Float>
-        if coverage == .fine {
-            w = fineWeight(e, ring: t.ring, profile: coverage(e + t.half), inverseArea: vmax(ia, inverseArea))
-        } else {
-            w = coverage(e + t.half) * vmax(ia, inverseArea)
-        }
-        acc.r += w * load8(q)
-        acc.g += w * load8(q + ps)
-        acc.b += w * load8(q + 2 * ps)
-        acc.a += w * load8(q + 3 * ps)
-    }
-    return acc
-}
-
-/// Near field: every sample spreads over its own disk, weight coverage × (level share / area).
-@inline(__always)
-func gatherNear(
-    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
-    profile coverage: EdgeProfile = .coarse
-) -> Accum8 {
-    var acc = Accum8()
-    for t in taps {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let c = load8(q + 4 * ps)
-        let ia = load8(q + 5 * ps)
-        let w = coverage == .fine ? fineWeight(c, ring: t.ring, profile: coverage(c + t.half), inverseArea: ia) : coverage(c + t.half) * ia
-        acc.r += w * load8(q)
-        acc.g += w * load8(q + ps)
-        acc.b += w * load8(q + 2 * ps)
-        acc.a += w * load8(q + 3 * ps)
-    }
-    return acc
-}
-
-/// The fill behind a blurred foreground: a plain soft-disk average of the far samples around,
-/// weights coverage / area (so a fully covered disk sums to one).
-@inline(__always)
-func gatherFill(
-    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
-    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
-) -> Accum8 {
-    var acc = Accum8()
-    for t in taps {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let w =
-            coverage == .fine
-            ? fineWeight(rho, ring: t.ring, profile: coverage(rho + t.half), inverseArea: inverseArea)
-            : coverage(rho + t.half) * inverseArea
-        acc.r += w * load8(q)
-        acc.g += w * load8(q + ps)
-        acc.b += w * load8(q + 2 * ps)
-        acc.a += w * load8(q + 3 * ps)
-    }
-    return acc
-}
-
 extension BokehEngine {
     /// The far, fill and near gathers of one coarse level, on the active tiles and their
     /// neighbours, where its pixels need them.
@@ -105,7 +9,7 @@ extension BokehEngine {
         let lo = schedule.low(l) / cell
         let hi = schedule.top(l) / cell
         let planes = level.planes
-        let mask = Shared(level.mask)
+        let mask = Shared(level.mask.base)
         let farBit: UInt32 = 1 << UInt32(l)
         let fillBit: UInt32 = 1 << (MaskBit.fillShift + UInt32(l))
         let tw = level.tilesX
@@ -113,9 +17,9 @@ extension BokehEngine {
         let area = self.area
 
         // Near reach per tile: the largest near radius (cells) within the tile and its neighbours.
-        let tileMax = zeroed(Float.self, tw * th)
-        defer { release(tileMax) }
-        let tileMaxShared = Shared(tileMax)
+        let tileMax = RawBuffer<Float>(count: tw * th)
+        defer { withExtendedLifetime(tileMax) {} }
+        let tileMaxShared = Shared(tileMax.base)
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
@@ -133,7 +37,7 @@ extension BokehEngine {
         let farOut = Shared(level.farOut.p)
         let fillOut = Shared(level.fillOut.p)
         let nearOut = Shared(level.nearOut.p)
-        let nearTiles = Shared(level.nearTiles)
+        let nearTiles = Shared(level.nearTiles.base)
         let ps = planes.planeSize
         let stride = planes.stride
         let maxTap = planes.pad - 1

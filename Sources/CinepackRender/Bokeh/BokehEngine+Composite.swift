@@ -1,26 +1,5 @@
 import CinepackFormat
 
-/// Scratch plane numbers of the full-resolution (level 0) gathers: far group (colour, alpha,
-/// radius, 1 / area; also the fill group) and near group (colour, alpha, radius, share / area).
-private enum FullPlane {
-    static let far = 0
-    static let near = 6
-    static let count = 12
-}
-
-/// Where the composite goes: the finished picture (interleaved RGB), or the layers the preview
-/// upsamples as planes of `width × height` floats: near premultiplied r, g, b and coverage, then
-/// behind r, g, b.
-struct CompositeTarget: @unchecked Sendable {
-    var picture: UnsafeMutablePointer<Float>? = nil
-    var layers: UnsafeMutablePointer<Float>? = nil
-}
-
-/// Which gather result of a level to read.
-private enum Field {
-    case far, fill
-}
-
 extension BokehEngine {
     /// Full resolution, tile by tile: the level-0 gathers where small blur circles need them, the
     /// coarse levels upsampled, near composited over far. Tiles with no blur and no near field
@@ -46,24 +25,25 @@ extension BokehEngine {
         let pad = r0 + 1
         let top0 = schedule.top(0)
         let nearTop0 = nearSchedule.top(0)
-        let scratch = Planes(width: Tile.pixels, height: Tile.pixels, pad: pad, count: FullPlane.count)
+        let scratch = Planes<FullResolutionPlane>(width: Tile.pixels, height: Tile.pixels, pad: pad)
         let f = FullPointers(scratch)
         let groupRows = Tile.pixels + 2 * pad
-        let nearGroupMax = zeroed(Float.self, groupRows * 2)
-        defer { release(nearGroupMax) }
+        let nearGroupMaxBuffer = RawBuffer<Float>(count: groupRows * 2)
+        let nearGroupMax = nearGroupMaxBuffer.base
         let levelCount = levels.count
         // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
         // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
         let segmentSize = 4 * Tile.pixels + 8
-        let segments = zeroed(Float.self, max(1, levelCount) * 3 * segmentSize)
-        defer { release(segments) }
+        let segmentsBuffer = RawBuffer<Float>(count: max(1, levelCount) * 3 * segmentSize)
+        let segments = segmentsBuffer.base
         // Horizontal rows of the separable upsampling: per (level, field) read in a tile, up to
         // Tile.pixels / 2 + 2 coarse rows of four SoA channels.
         let horizontalSize = (Tile.pixels / 2 + 2) * 4 * Tile.pixels
-        let horizontal = zeroed(Float.self, max(1, levelCount * 3) * horizontalSize + 8)
-        defer { release(horizontal) }
-        let entry = UnsafeMutablePointer<(Int, Int, Int)>.allocate(capacity: max(1, levelCount * 3))
-        defer { entry.deallocate() }
+        let horizontalBuffer = RawBuffer<Float>(count: max(1, levelCount * 3) * horizontalSize + 8)
+        let horizontal = horizontalBuffer.base
+        let entryBuffer = RawBuffer<(Int, Int, Int)>(count: max(1, levelCount * 3), zeroed: false)
+        let entry = entryBuffer.base
+        defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {} }
         let views = levelViews
         let fineArea = aperture.fine
         let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
@@ -100,8 +80,8 @@ extension BokehEngine {
                         let plane = W * H
                         for x in x0t..<x1t {
                             let p = y * W + x
-                            for c in 0..<4 { layers[c * plane + p] = 0 }
-                            for c in 0..<3 { layers[(4 + c) * plane + p] = picture[3 * p + c] }
+                            for c in PreviewLayer.nearRed.rawValue...PreviewLayer.nearCoverage.rawValue { layers[c * plane + p] = 0 }
+                            for c in 0..<3 { layers[(PreviewLayer.behindRed.rawValue + c) * plane + p] = picture[3 * p + c] }
                         }
                     }
                 }
@@ -111,7 +91,7 @@ extension BokehEngine {
             // Level-0 scratch around the tile.
             let needFull = stats.minFar < top0 || stats.minNear < top0 || near0
             if needFull {
-                scratch.base.update(repeating: 0, count: scratch.planeSize * FullPlane.count)
+                scratch.storage.zero()
                 nearGroupMax.update(repeating: 0, count: groupRows * 2)
                 // Beyond the frame the picture repeats its edge (as the reference assumes). Eight
                 // pixels at a time; the level-0 share of a radius is the schedule's weight for
@@ -322,21 +302,21 @@ extension BokehEngine {
                         }
                     } else if let layers = target.layers {
                         let plane = W * H
-                        @inline(__always) func put(_ c: Int, _ v: SIMD8<Float>) {
-                            let row = layers + c * plane + y * W + x0
+                        @inline(__always) func put(_ layer: PreviewLayer, _ v: SIMD8<Float>) {
+                            let row = layers + layer.rawValue * plane + y * W + x0
                             if n == 8 {
                                 store8(row, v)
                             } else {
                                 for k in 0..<n { row[k] = v[k] }
                             }
                         }
-                        put(0, front.r * scale)
-                        put(1, front.g * scale)
-                        put(2, front.b * scale)
-                        put(3, 1 - through)
-                        put(4, behindR)
-                        put(5, behindG)
-                        put(6, behindB)
+                        put(.nearRed, front.r * scale)
+                        put(.nearGreen, front.g * scale)
+                        put(.nearBlue, front.b * scale)
+                        put(.nearCoverage, 1 - through)
+                        put(.behindRed, behindR)
+                        put(.behindGreen, behindG)
+                        put(.behindBlue, behindB)
                     }
                     x0 += 8
                 }
@@ -363,125 +343,18 @@ private struct FullPointers {
     let farR, farG, farB, farA, farC, farI: UnsafeMutablePointer<Float>
     let nearR, nearG, nearB, nearA, nearC, nearI: UnsafeMutablePointer<Float>
 
-    init(_ p: Planes) {
-        farR = p.origin(FullPlane.far)
-        farG = p.origin(FullPlane.far + 1)
-        farB = p.origin(FullPlane.far + 2)
-        farA = p.origin(FullPlane.far + 3)
-        farC = p.origin(FullPlane.far + 4)
-        farI = p.origin(FullPlane.far + 5)
-        nearR = p.origin(FullPlane.near)
-        nearG = p.origin(FullPlane.near + 1)
-        nearB = p.origin(FullPlane.near + 2)
-        nearA = p.origin(FullPlane.near + 3)
-        nearC = p.origin(FullPlane.near + 4)
-        nearI = p.origin(FullPlane.near + 5)
-    }
-}
-
-/// Plain view of a coarse level for the composite (no reference counting in the hot loops).
-struct LevelView {
-    let cell: Float
-    let width: Int
-    let height: Int
-    let tilesX: Int
-    let nearTiles: UnsafeMutablePointer<UInt8>
-    let far: UnsafeMutablePointer<SIMD4<Float>>
-    let fill: UnsafeMutablePointer<SIMD4<Float>>
-    let near: UnsafeMutablePointer<SIMD4<Float>>
-    let column: UnsafeMutablePointer<Int32>
-    let columnWeight: UnsafeMutablePointer<Float>
-
-    init(_ level: BokehLevel) {
-        cell = level.cell
-        width = level.width
-        height = level.height
-        tilesX = level.tilesX
-        nearTiles = level.nearTiles
-        far = level.farOut.p
-        fill = level.fillOut.p
-        near = level.nearOut.p
-        column = level.column.baseAddress!
-        columnWeight = level.columnWeight
-    }
-
-    /// Cell row `j` of the far (0), fill (1) or near (2) result interpolated to picture columns
-    /// `x0 ..< x0 + count`, as four SoA rows of `Tile.pixels` floats at `target`.
-    @inline(__always) func interpolateRow(_ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
-        let base = (field == 0 ? far : (field == 1 ? fill : near)) + j * width
-        for k in 0..<count {
-            let x = x0 + k
-            let i = Int(column[x])
-            let fx = columnWeight[x]
-            let q = base + i
-            let v = q[0] + fx * (q[i + 1 < width ? 1 : 0] - q[0])
-            target[k] = v.x
-            target[k + Tile.pixels] = v.y
-            target[k + 2 * Tile.pixels] = v.z
-            target[k + 3 * Tile.pixels] = v.w
-        }
-    }
-}
-
-/// Σ weight(level) · N / D over a pixel's levels, from the upsampled row segments.
-private struct LevelBlender {
-    let schedule: BokehSchedule
-    let levels: Int
-    let segments: UnsafeMutablePointer<Float>
-    let segmentSize: Int
-
-    @inline(__always) func segment(_ level: Int, _ field: Int) -> UnsafeMutablePointer<Float> {
-        segments + (level * 3 + field) * segmentSize
-    }
-
-    /// Share of radius `rho` moved into level ≥ ℓ: 1 for ℓ = 0, a ramp over the top quarter of
-    /// level ℓ − 1, 0 past the coarsest.
-    @inline(__always) func ramp(_ l: Int, _ rho: SIMD8<Float>) -> SIMD8<Float> {
-        if l == 0 { return SIMD8(repeating: 1) }
-        if l > levels { return SIMD8() }
-        let t = schedule.top(l - 1)
-        return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
-    }
-
-    /// The levels of `range` (and level 0 from `full`), renormalised over those with data; a
-    /// level's confidence grows with its gathered weight D (about 1 for a covered disk), so one
-    /// that just starts to see data does not take over at once; `fallback` fades in as confidence
-    /// vanishes.
-    @inline(__always) func blend(
-        _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, field: Int, offset: Int,
-        fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        var sumR = SIMD8<Float>()
-        var sumG = SIMD8<Float>()
-        var sumB = SIMD8<Float>()
-        var total = SIMD8<Float>()
-        var upper = ramp(1, rho)
-        var weight = 1 - upper
-        var r = full.r
-        var g = full.g
-        var b = full.b
-        var d = full.a
-        var l = range.lowerBound
-        while true {
-            let confident = weight * vsaturate(d * 20)
-            let k = confident / vmax(d, SIMD8(repeating: 1e-30))
-            sumR += k * r
-            sumG += k * g
-            sumB += k * b
-            total += confident
-            guard l < range.upperBound else { break }
-            let next = ramp(l + 1, rho)
-            let q = segment(l - 1, field) + offset
-            weight = upper - next
-            r = load8(q)
-            g = load8(q + Tile.pixels)
-            b = load8(q + 2 * Tile.pixels)
-            d = load8(q + 3 * Tile.pixels)
-            upper = next
-            l += 1
-        }
-        let trust = vsaturate(total * 4)
-        let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
-        return (sumR * inv + (1 - trust) * fallback.0, sumG * inv + (1 - trust) * fallback.1, sumB * inv + (1 - trust) * fallback.2)
+    init(_ p: Planes<FullResolutionPlane>) {
+        farR = p.origin(.farRed)
+        farG = p.origin(.farGreen)
+        farB = p.origin(.farBlue)
+        farA = p.origin(.farAlpha)
+        farC = p.origin(.farRadius)
+        farI = p.origin(.farInverseArea)
+        nearR = p.origin(.nearRed)
+        nearG = p.origin(.nearGreen)
+        nearB = p.origin(.nearBlue)
+        nearA = p.origin(.nearAlpha)
+        nearC = p.origin(.nearRadius)
+        nearI = p.origin(.nearInverseArea)
     }
 }

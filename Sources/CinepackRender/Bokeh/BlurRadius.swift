@@ -1,0 +1,26 @@
+/// Signed blur-circle radius in pixels from disparity, sanitised: NaN → in focus, clamped to the
+/// largest radius the schedule renders.
+struct BlurRadius: Sendable {
+    let half: Float
+    let focus: Float
+    let limit: Float
+
+    @inline(__always) func signed(_ d: Float) -> Float {
+        var r = half * (focus - d)
+        if r.isNaN { r = 0 }
+        return min(max(r, -limit), limit)
+    }
+
+    /// The same for eight or four values (NaN → 0 through max(0, r) + min(0, r), exact otherwise).
+    @inline(__always) func signed(_ d: SIMD8<Float>) -> SIMD8<Float> {
+        let r = half * (focus - d)
+        let clean = vmax(SIMD8(), r) + vmin(SIMD8(), r)
+        return vmin(vmax(SIMD8(repeating: -limit), clean), SIMD8(repeating: limit))
+    }
+
+    @inline(__always) func signed(_ d: SIMD4<Float>) -> SIMD4<Float> {
+        let r = half * (focus - d)
+        let clean = vmax(SIMD4(), r) + vmin(SIMD4(), r)
+        return vmin(vmax(SIMD4(repeating: -limit), clean), SIMD4(repeating: limit))
+    }
+}

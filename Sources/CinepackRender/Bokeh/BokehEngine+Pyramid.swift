@@ -1,0 +1,333 @@
+extension BokehEngine {
+    // MARK: - Level 1 from full resolution
+
+    /// Consumer bits of all levels serving radii in `low ... high`.
+    @inline(__always) func rangeBits(_ low: Float, _ high: Float) -> UInt32 {
+        let first = schedule.split(low).level
+        let (last, t) = schedule.split(high)
+        let top = t > 0 ? last + 1 : last
+        guard top >= first else { return 0 }
+        return ((1 << UInt32(top - first + 1)) - 1) << UInt32(first)
+    }
+
+    func buildFirstLevel() {
+        let level = levels[0]
+        let w1 = level.width
+        let h1 = level.height
+        let W = width
+        let H = height
+        let pic = Shared(UnsafeMutablePointer(mutating: picture))
+        let disp = Shared(UnsafeMutablePointer(mutating: disparity))
+        let radius = self.radius
+        let planes = level.planes
+        let mask = Shared(level.mask.base)
+        let active = Shared(level.active.base)
+        let area = self.area
+        let tilesX = level.tilesX
+        parallelFor(level.tilesY, threads: threads) { ty in
+            let o = LevelPointers(planes)
+            for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
+                let cx0 = tx * Tile.cells
+                for cy in (ty * Tile.cells)..<min(h1, ty * Tile.cells + Tile.cells) {
+                    if 2 * cx0 + 16 <= W && 2 * cy + 1 < H {
+                        self.buildFirstGroup(cx0, cy, o, pic.p, disp.p, mask.p, fill: level.fill[ty * tilesX + tx] != 0)
+                        continue
+                    }
+                    // Right or bottom border: cell by cell, children may be missing.
+                    let y0 = cy * 2
+                    let dy = y0 + 1 < H ? W : 0
+                    for cx in cx0..<min(w1, cx0 + Tile.cells) {
+                        let x0 = cx * 2
+                        let dx = x0 + 1 < W ? 1 : 0
+                        let p = y0 * W + x0
+                        let valid = SIMD4<Float>(1, Float(dx), dy != 0 ? 1 : 0, dy != 0 ? Float(dx) : 0)
+                        let index = SIMD4<Int>(p, p + dx, p + dy, p + dy + dx)
+                        let d = SIMD4(disp.p[index[0]], disp.p[index[1]], disp.p[index[2]], disp.p[index[3]])
+                        let red = SIMD4(pic.p[3 * index[0]], pic.p[3 * index[1]], pic.p[3 * index[2]], pic.p[3 * index[3]])
+                        let green = SIMD4(
+                            pic.p[3 * index[0] + 1], pic.p[3 * index[1] + 1], pic.p[3 * index[2] + 1], pic.p[3 * index[3] + 1])
+                        let blue = SIMD4(
+                            pic.p[3 * index[0] + 2], pic.p[3 * index[1] + 2], pic.p[3 * index[2] + 2], pic.p[3 * index[3] + 2])
+                        let r = radius.signed(d)
+                        let a = vabs(r)
+                        let c = vmax(a, SIMD4(repeating: 0.5))
+                        let mnRaw = vsaturate((-r - 0.25) * 2)
+                        let mn = mnRaw * valid
+                        let mf = (1 - mnRaw) * valid
+                        let cmax = hmax(c * vpositive(mf))
+                        let e = mf * vsaturate(c - 0.5) * vsaturate((c / max(cmax, 1e-6) - 0.3) * 2.5)
+                        let inv = 1 / valid.sum()
+                        let q = planes.index(cx, cy)
+                        let farA = e.sum()
+                        let farC = farA > 0 ? max((e * c).sum() / farA / 2, 0.5) : 0.5
+                        o.farR[q] = (e * red).sum() * inv
+                        o.farG[q] = (e * green).sum() * inv
+                        o.farB[q] = (e * blue).sum() * inv
+                        o.farA[q] = farA * inv
+                        o.farC[q] = farC
+                        o.farI[q] = DiskArea.inverse(farC, area)
+                        o.allR[q] = (mf * red).sum() * inv
+                        o.allG[q] = (mf * green).sum() * inv
+                        o.allB[q] = (mf * blue).sum() * inv
+                        o.allA[q] = mf.sum() * inv
+                        let nearA = mn.sum()
+                        var bits: UInt32 = 0
+                        if nearA > 0 {
+                            let cbar = (mn * c).sum() / nearA
+                            let nearC = max(cbar / 2, 0.5)
+                            o.nearR[q] = (mn * red).sum() * inv
+                            o.nearG[q] = (mn * green).sum() * inv
+                            o.nearB[q] = (mn * blue).sum() * inv
+                            o.nearA[q] = nearA * inv
+                            o.nearC[q] = nearC
+                            o.nearI[q] = DiskArea.inverse(nearC, area) * nearSchedule.weight(cbar, level: 1)
+                            o.maxNear[q] = hmax(a * vpositive(mn))
+                            for k in 0..<4 where mn[k] > 0 {
+                                bits |= self.levelBits(max(a[k], BokehSchedule.passThrough)) << MaskBit.fillShift
+                            }
+                        }
+                        let farConsumer = vpositive(mf) * vpositive(a - BokehSchedule.passThrough)
+                        let maxFar = hmax(a * farConsumer)
+                        if maxFar > 0 {
+                            o.maxFar[q] = maxFar
+                            for k in 0..<4 where farConsumer[k] > 0 { bits |= self.levelBits(a[k]) }
+                        }
+                        mask.p[cy * w1 + cx] = bits
+                    }
+                }
+            }
+        }
+    }
+
+    /// Eight level-1 cells from 16 × 2 full-resolution pixels, all present.
+    @inline(__always)
+    private func buildFirstGroup(
+        _ cx0: Int, _ cy: Int, _ o: LevelPointers, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>,
+        _ mask: UnsafeMutablePointer<UInt32>, fill: Bool
+    ) {
+        let W = width
+        let half = SIMD8<Float>(repeating: 0.5)
+        struct Child {
+            var r, a, c, mn, mf, red, green, blue: SIMD8<Float>
+        }
+        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
+        }
+        @inline(__always) func children(_ y: Int) -> (Child, Child) {
+            let p = y * W + 2 * cx0
+            let (d0, d1) = pair(load8(disp + p), load8(disp + p + 8))
+            let (r0, r1) = pair(strided(pic + 3 * p), strided(pic + 3 * p + 24))
+            let (g0, g1) = pair(strided(pic + 3 * p + 1), strided(pic + 3 * p + 25))
+            let (b0, b1) = pair(strided(pic + 3 * p + 2), strided(pic + 3 * p + 26))
+            @inline(__always) func child(_ d: SIMD8<Float>, _ red: SIMD8<Float>, _ green: SIMD8<Float>, _ blue: SIMD8<Float>) -> Child {
+                let r = radius.signed(d)
+                let a = vabs(r)
+                let mn = vsaturate((-r - 0.25) * 2)
+                return Child(r: r, a: a, c: vmax(a, half), mn: mn, mf: 1 - mn, red: red, green: green, blue: blue)
+            }
+            return (child(d0, r0, g0, b0), child(d1, r1, g1, b1))
+        }
+        let (k0, k1) = children(2 * cy)
+        let (k2, k3) = children(2 * cy + 1)
+        let q = o.index(cx0, cy)
+        // The blurriest far child decides which children are too sharp for the level.
+        let cmax = vmax(vmax(k0.c * vpositive(k0.mf), k1.c * vpositive(k1.mf)), vmax(k2.c * vpositive(k2.mf), k3.c * vpositive(k3.mf)))
+        let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
+        @inline(__always) func e(_ k: Child) -> SIMD8<Float> {
+            k.mf * vsaturate(k.c - 0.5) * vsaturate((k.c * invMax - 0.3) * 2.5)
+        }
+        let e0 = e(k0)
+        let e1 = e(k1)
+        let e2 = e(k2)
+        let e3 = e(k3)
+        let farA = e0 + e1 + e2 + e3
+        let farC = vmax((e0 * k0.c + e1 * k1.c + e2 * k2.c + e3 * k3.c) / vmax(farA, SIMD8(repeating: 1e-30)) * 0.5, half)
+        store8(o.farR + q, 0.25 * (e0 * k0.red + e1 * k1.red + e2 * k2.red + e3 * k3.red))
+        store8(o.farG + q, 0.25 * (e0 * k0.green + e1 * k1.green + e2 * k2.green + e3 * k3.green))
+        store8(o.farB + q, 0.25 * (e0 * k0.blue + e1 * k1.blue + e2 * k2.blue + e3 * k3.blue))
+        store8(o.farA + q, 0.25 * farA)
+        store8(o.farC + q, farC)
+        let area = self.area
+        store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
+        if fill {
+            store8(o.allR + q, 0.25 * (k0.mf * k0.red + k1.mf * k1.red + k2.mf * k2.red + k3.mf * k3.red))
+            store8(o.allG + q, 0.25 * (k0.mf * k0.green + k1.mf * k1.green + k2.mf * k2.green + k3.mf * k3.green))
+            store8(o.allB + q, 0.25 * (k0.mf * k0.blue + k1.mf * k1.blue + k2.mf * k2.blue + k3.mf * k3.blue))
+            store8(o.allA + q, 0.25 * (k0.mf + k1.mf + k2.mf + k3.mf))
+        }
+        let bits = mask + cy * levels[0].width + cx0
+        let nearA = k0.mn + k1.mn + k2.mn + k3.mn
+        let big = SIMD8<Float>(repeating: 1e30)
+        if any(nearA .> 0) {
+            let cbar = (k0.mn * k0.c + k1.mn * k1.c + k2.mn * k2.c + k3.mn * k3.c) / vmax(nearA, SIMD8(repeating: 1e-30))
+            let nearC = vmax(cbar * 0.5, half)
+            store8(o.nearR + q, 0.25 * (k0.mn * k0.red + k1.mn * k1.red + k2.mn * k2.red + k3.mn * k3.red))
+            store8(o.nearG + q, 0.25 * (k0.mn * k0.green + k1.mn * k1.green + k2.mn * k2.green + k3.mn * k3.green))
+            store8(o.nearB + q, 0.25 * (k0.mn * k0.blue + k1.mn * k1.blue + k2.mn * k2.blue + k3.mn * k3.blue))
+            store8(o.nearA + q, 0.25 * nearA)
+            store8(o.nearC + q, nearC)
+            let schedule = self.nearSchedule
+            let levelShare = map8(cbar) { schedule.weight($0, level: 1) }
+            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * levelShare * vpositive(nearA))
+            // Fill consumers: every near child, with radius max(a, 0.5).
+            let n0 = vpositive(k0.mn)
+            let n1 = vpositive(k1.mn)
+            let n2 = vpositive(k2.mn)
+            let n3 = vpositive(k3.mn)
+            let hi = vmax(vmax(k0.c * n0, k1.c * n1), vmax(k2.c * n2, k3.c * n3))
+            let lo = vmin(vmin(k0.c + (1 - n0) * big, k1.c + (1 - n1) * big), vmin(k2.c + (1 - n2) * big, k3.c + (1 - n3) * big))
+            store8(o.maxNear + q, vmax(vmax(k0.a * n0, k1.a * n1), vmax(k2.a * n2, k3.a * n3)))
+            for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) << MaskBit.fillShift }
+        }
+        // Far consumers: far children with a blur circle over a pixel across.
+        @inline(__always) func consumer(_ k: Child) -> SIMD8<Float> { vpositive(k.mf) * vpositive(k.a - 0.5) }
+        let f0 = consumer(k0)
+        let f1 = consumer(k1)
+        let f2 = consumer(k2)
+        let f3 = consumer(k3)
+        let hi = vmax(vmax(k0.a * f0, k1.a * f1), vmax(k2.a * f2, k3.a * f3))
+        if any(hi .> 0) {
+            let lo = vmin(vmin(k0.a + (1 - f0) * big, k1.a + (1 - f1) * big), vmin(k2.a + (1 - f2) * big, k3.a + (1 - f3) * big))
+            store8(o.maxFar + q, hi)
+            for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) }
+        }
+    }
+
+    // MARK: - Coarser levels, each from the one below
+
+    func buildLevel(_ level: BokehLevel, from fine: BokehLevel) {
+        let h = level.height
+        let tilesX = level.tilesX
+        parallelFor(level.tilesY, threads: threads) { ty in
+            let s = LevelPointers(fine.planes)
+            let o = LevelPointers(level.planes)
+            for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
+                let fill = level.fill[ty * tilesX + tx] != 0
+                for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                    self.buildGroup(level, fine, tx * Tile.cells, cy, s, o, fill: fill)
+                }
+            }
+        }
+    }
+
+    /// Eight cells of `level` from their 16 × 2 children in `fine` (children outside `fine` are
+    /// its zero padding; the averages divide by the children present).
+    @inline(__always)
+    private func buildGroup(
+        _ level: BokehLevel, _ fine: BokehLevel, _ cx0: Int, _ cy: Int, _ s: LevelPointers, _ o: LevelPointers, fill: Bool
+    ) {
+        let fw = fine.width
+        let fh = fine.height
+        let cell = level.cell
+        let fineCell = fine.cell
+        let half = SIMD8<Float>(repeating: 0.5)
+        let p = s.index(2 * cx0, 2 * cy)
+        let stride = s.stride
+        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
+        }
+        // Children outside the finer level (its padding repeats the edge) do not count.
+        var left = SIMD8<Float>(repeating: 1)
+        var right = SIMD8<Float>(repeating: 1)
+        let bottom: Float = 2 * cy + 1 < fh ? 1 : 0
+        if 2 * cx0 + 16 > fw {
+            left = SIMD8((0..<8).map { 2 * (cx0 + $0) < fw ? 1 : 0 })
+            right = SIMD8((0..<8).map { 2 * (cx0 + $0) + 1 < fw ? 1 : 0 })
+        }
+        let leftBottom = left * bottom
+        let rightBottom = right * bottom
+        /// The four children (top left, top right, bottom left, bottom right) of the eight cells.
+        @inline(__always) func quad(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+            let (a, b) = pair(load8(plane + p), load8(plane + p + 8))
+            let (c, d) = pair(load8(plane + p + stride), load8(plane + p + stride + 8))
+            return (a * left, b * right, c * leftBottom, d * rightBottom)
+        }
+        @inline(__always) func sum(_ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {
+            v.0 + v.1 + v.2 + v.3
+        }
+        var inv = SIMD8<Float>(repeating: 0.25)
+        if 2 * cx0 + 16 > fw || 2 * cy + 1 >= fh {
+            let rows: Float = 2 * cy + 1 < fh ? 2 : 1
+            inv = SIMD8(
+                (0..<8).map { i -> Float in
+                    let x = 2 * (cx0 + i)
+                    let columns: Float = x + 1 < fw ? 2 : (x < fw ? 1 : 0)
+                    return columns > 0 ? 1 / (columns * rows) : 0
+                })
+        }
+        let q = o.index(cx0, cy)
+        // Far field, leaving out children too sharp for this level or much sharper than the
+        // blurriest child.
+        let farA = quad(s.farA)
+        let c = quad(s.farC)
+        let c0 = c.0 * fineCell
+        let c1 = c.1 * fineCell
+        let c2 = c.2 * fineCell
+        let c3 = c.3 * fineCell
+        let cmax = vmax(vmax(c0 * vpositive(farA.0), c1 * vpositive(farA.1)), vmax(c2 * vpositive(farA.2), c3 * vpositive(farA.3)))
+        let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
+        let invCell = 1 / cell
+        @inline(__always) func e(_ c: SIMD8<Float>) -> SIMD8<Float> {
+            vsaturate((c * invCell - 0.25) * 2) * vsaturate((c * invMax - 0.3) * 2.5)
+        }
+        let e0 = e(c0)
+        let e1 = e(c1)
+        let e2 = e(c2)
+        let e3 = e(c3)
+        let ea0 = e0 * farA.0
+        let ea1 = e1 * farA.1
+        let ea2 = e2 * farA.2
+        let ea3 = e3 * farA.3
+        let sumA = ea0 + ea1 + ea2 + ea3
+        let farC = vmax((ea0 * c0 + ea1 * c1 + ea2 * c2 + ea3 * c3) / vmax(sumA, SIMD8(repeating: 1e-30)) * invCell, half)
+        let red = quad(s.farR)
+        let green = quad(s.farG)
+        let blue = quad(s.farB)
+        store8(o.farR + q, inv * (e0 * red.0 + e1 * red.1 + e2 * red.2 + e3 * red.3))
+        store8(o.farG + q, inv * (e0 * green.0 + e1 * green.1 + e2 * green.2 + e3 * green.3))
+        store8(o.farB + q, inv * (e0 * blue.0 + e1 * blue.1 + e2 * blue.2 + e3 * blue.3))
+        store8(o.farA + q, inv * sumA)
+        store8(o.farC + q, farC)
+        let area = self.area
+        store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
+        if fill {
+            store8(o.allR + q, inv * sum(quad(s.allR)))
+            store8(o.allG + q, inv * sum(quad(s.allG)))
+            store8(o.allB + q, inv * sum(quad(s.allB)))
+            store8(o.allA + q, inv * sum(quad(s.allA)))
+        }
+        let nearA = quad(s.nearA)
+        let sumNear = sum(nearA)
+        if any(sumNear .> 0) {
+            let nc = quad(s.nearC)
+            let cbar =
+                (nearA.0 * nc.0 + nearA.1 * nc.1 + nearA.2 * nc.2 + nearA.3 * nc.3) * fineCell / vmax(sumNear, SIMD8(repeating: 1e-30))
+            let nearC = vmax(cbar * invCell, half)
+            store8(o.nearR + q, inv * sum(quad(s.nearR)))
+            store8(o.nearG + q, inv * sum(quad(s.nearG)))
+            store8(o.nearB + q, inv * sum(quad(s.nearB)))
+            store8(o.nearA + q, inv * sumNear)
+            store8(o.nearC + q, nearC)
+            let schedule = self.nearSchedule
+            let l = level.level
+            let share = map8(cbar) { schedule.weight($0, level: l) }
+            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * share * vpositive(sumNear))
+        }
+        let maxFar = quad(s.maxFar)
+        store8(o.maxFar + q, vmax(vmax(maxFar.0, maxFar.1), vmax(maxFar.2, maxFar.3)))
+        let maxNear = quad(s.maxNear)
+        store8(o.maxNear + q, vmax(vmax(maxNear.0, maxNear.1), vmax(maxNear.2, maxNear.3)))
+        let w = level.width
+        for i in 0..<min(8, w - cx0) {
+            let x = 2 * (cx0 + i)
+            let m = 2 * cy * fw + x
+            var bits = fine.mask[m]
+            if x + 1 < fw { bits |= fine.mask[m + 1] }
+            if 2 * cy + 1 < fh {
+                bits |= fine.mask[m + fw]
+                if x + 1 < fw { bits |= fine.mask[m + fw + 1] }
+            }
+            level.mask[cy * w + cx0 + i] = bits
+        }
+    }
+}

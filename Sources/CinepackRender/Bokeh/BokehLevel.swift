@@ -1,0 +1,136 @@
+/// Consumer bits of a level mask: bit ℓ = a far pixel below renders at level ℓ; bit 16 + ℓ = a
+/// near pixel below takes its fill from level ℓ.
+enum MaskBit {
+    static let fillShift: UInt32 = 16
+}
+
+/// One coarse level: its planes, consumer masks, active tiles and gather results.
+final class BokehLevel: @unchecked Sendable {
+    let level: Int
+    let width: Int
+    let height: Int
+    let cell: Float
+    let planes: Planes<LevelPlane>
+    let mask: RawBuffer<UInt32>
+    let tilesX: Int
+    let tilesY: Int
+    /// Tiles whose cells are built (others are zero: nothing there matters at this level).
+    let active: RawBuffer<UInt8>
+    /// Tiles where the near gather is non-zero somewhere.
+    let nearTiles: RawBuffer<UInt8>
+    /// Tiles whose fill planes (far field without exclusion) are needed: within reach of near
+    /// pixels. Elsewhere they stay zero.
+    let fill: RawBuffer<UInt8>
+    /// Tiles this frame may leave non-zero (the active ones and two tiles around): what `reset`
+    /// clears before the level is used for another frame.
+    let dirty: RawBuffer<UInt8>
+    /// Far gather: (Σ w·colour, Σ w·alpha); fill gather the same; near gather: (Σ colour, Σ alpha).
+    let farOut: Quads
+    let fillOut: Quads
+    let nearOut: Quads
+    /// Bilinear upsampling to full resolution: per picture column, the left cell and weight.
+    let column: RawBuffer<Int32>
+    let columnWeight: RawBuffer<Float>
+
+    init(level: Int, width: Int, height: Int, pad: Int, pictureWidth: Int) {
+        self.level = level
+        self.width = width
+        self.height = height
+        cell = Float(1 << level)
+        planes = Planes(width: width, height: height, pad: pad)
+        mask = RawBuffer(count: width * height)
+        tilesX = (width + Tile.cells - 1) / Tile.cells
+        tilesY = (height + Tile.cells - 1) / Tile.cells
+        active = RawBuffer(count: tilesX * tilesY)
+        nearTiles = RawBuffer(count: tilesX * tilesY)
+        dirty = RawBuffer(count: tilesX * tilesY)
+        fill = RawBuffer(count: tilesX * tilesY)
+        farOut = Quads(width: width, height: height)
+        fillOut = Quads(width: width, height: height)
+        nearOut = Quads(width: width, height: height)
+        column = RawBuffer(count: pictureWidth)
+        columnWeight = RawBuffer(count: pictureWidth)
+        for x in 0..<pictureWidth {
+            let (i, f) = Self.position(x, cell: cell, count: width)
+            column[x] = Int32(i)
+            columnWeight[x] = f
+        }
+    }
+
+    /// Zero everything the last frame may have written, so the level is as new: per cell row,
+    /// each run of dirty tiles in one go.
+    func reset(threads: Int?) {
+        let tw = tilesX
+        let th = tilesY
+        let dirty = Shared(self.dirty.base)
+        parallelFor(th, threads: threads) { ty in
+            var tx = 0
+            while tx < tw {
+                guard dirty.p[ty * tw + tx] != 0 else {
+                    tx += 1
+                    continue
+                }
+                var end = tx
+                while end < tw && dirty.p[ty * tw + end] != 0 { end += 1 }
+                let x0 = tx * Tile.cells
+                let n = min(self.width, end * Tile.cells) - x0
+                for y in (ty * Tile.cells)..<min(self.height, ty * Tile.cells + Tile.cells) {
+                    for plane in LevelPlane.allCases {
+                        (self.planes.origin(plane) + self.planes.index(x0, y)).update(repeating: 0, count: n)
+                    }
+                    (self.mask.base + y * self.width + x0).update(repeating: 0, count: n)
+                    (self.farOut.p + y * self.width + x0).update(repeating: .zero, count: n)
+                    (self.fillOut.p + y * self.width + x0).update(repeating: .zero, count: n)
+                    (self.nearOut.p + y * self.width + x0).update(repeating: .zero, count: n)
+                }
+                for t in tx..<end { dirty.p[ty * tw + t] = 0 }
+                tx = end
+            }
+        }
+        nearTiles.zero()
+        active.zero()
+        fill.zero()
+    }
+
+    /// Fills the padding of the gathered planes with the nearest edge cell: beyond the frame the
+    /// picture repeats its edge (as the reference renderer assumes), so blur circles near the
+    /// border see a full neighbourhood and near-field coverage does not fall off there.
+    func replicateEdges(threads: Int?) {
+        let pad = planes.pad
+        let stride = planes.stride
+        let w = width
+        let h = height
+        let gathered = LevelPlane.gathered
+        parallelFor(gathered.count, threads: threads) { k in
+            let o = self.planes.origin(gathered.lowerBound + k)
+            for y in 0..<h {
+                let row = o + y * stride
+                (row - pad).update(repeating: row[0], count: pad)
+                (row + w).update(repeating: row[w - 1], count: stride - pad - w)
+            }
+            for y in 1...pad {
+                (o - pad - y * stride).update(from: o - pad, count: stride)
+                (o - pad + (h - 1 + y) * stride).update(from: o - pad + (h - 1) * stride, count: stride)
+            }
+        }
+    }
+
+    /// Marks the active tiles and two tiles around them dirty.
+    func markDirty() {
+        for ty in 0..<tilesY {
+            for tx in 0..<tilesX where active[ty * tilesX + tx] != 0 {
+                for y in max(0, ty - 2)...min(tilesY - 1, ty + 2) {
+                    for x in max(0, tx - 2)...min(tilesX - 1, tx + 2) { dirty[y * tilesX + x] = 1 }
+                }
+            }
+        }
+    }
+
+    /// The cell left of / above full-resolution coordinate `x` and the bilinear weight of the next.
+    @inline(__always) static func position(_ x: Int, cell: Float, count: Int) -> (Int, Float) {
+        let u = (Float(x) + 0.5) / cell - 0.5
+        let i = min(max(Int(u.rounded(.down)), 0), count - 1)
+        return (i, i + 1 < count ? min(max(u - Float(i), 0), 1) : 0)
+    }
+
+}

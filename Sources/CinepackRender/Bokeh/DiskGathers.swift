@@ -1,0 +1,89 @@
+// The gathers, eight horizontally adjacent cells at a time (SIMD8 over structure-of-arrays planes),
+// over fixed dense disk taps. Each reads a plane group (`GroupPlane`) from the pointer to its first
+// plane: far and near groups have all six planes, the fill group only colour and alpha.
+
+/// Eight cells of `plane` in the group whose first plane is at `q` (planes `ps` floats apart).
+@inline(__always) func load8(_ q: UnsafeMutablePointer<Float>, _ plane: GroupPlane, planeSize ps: Int) -> SIMD8<Float> {
+    load8(q + plane.rawValue * ps)
+}
+
+/// Sums of weight × colour and weight × alpha for eight cells.
+struct Accum8 {
+    var r = SIMD8<Float>.zero
+    var g = SIMD8<Float>.zero
+    var b = SIMD8<Float>.zero
+    var a = SIMD8<Float>.zero
+
+    @inline(__always) func lane(_ k: Int) -> SIMD4<Float> { SIMD4(r[k], g[k], b[k], a[k]) }
+}
+
+/// Far field, scatter as gather: a sample at distance `d` reaches a pixel of radius `rho` when
+/// `d < min(sample radius, rho) + 0.5` (soft one-cell edge), with weight coverage / area of that
+/// smaller disk. A sharper (nearer) sample therefore never spreads beyond its own blur, and a
+/// blurrier (farther) one never beyond the pixel's.
+@inline(__always)
+func gatherFar(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q, .radius, planeSize: ps)
+        let ia = load8(q, .inverseArea, planeSize: ps)
+        let e = vmin(c, rho)
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            w = fineWeight(e, ring: t.ring, profile: coverage(e + t.half), inverseArea: vmax(ia, inverseArea))
+        } else {
+            w = coverage(e + t.half) * vmax(ia, inverseArea)
+        }
+        acc.r += w * load8(q, .red, planeSize: ps)
+        acc.g += w * load8(q, .green, planeSize: ps)
+        acc.b += w * load8(q, .blue, planeSize: ps)
+        acc.a += w * load8(q, .alpha, planeSize: ps)
+    }
+    return acc
+}
+
+/// Near field: every sample spreads over its own disk, weight coverage × (level share / area).
+@inline(__always)
+func gatherNear(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q, .radius, planeSize: ps)
+        let ia = load8(q, .inverseArea, planeSize: ps)
+        let w = coverage == .fine ? fineWeight(c, ring: t.ring, profile: coverage(c + t.half), inverseArea: ia) : coverage(c + t.half) * ia
+        acc.r += w * load8(q, .red, planeSize: ps)
+        acc.g += w * load8(q, .green, planeSize: ps)
+        acc.b += w * load8(q, .blue, planeSize: ps)
+        acc.a += w * load8(q, .alpha, planeSize: ps)
+    }
+    return acc
+}
+
+/// The fill behind a blurred foreground: a plain soft-disk average of the far samples around,
+/// weights coverage / area (so a fully covered disk sums to one).
+@inline(__always)
+func gatherFill(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, taps: UnsafeBufferPointer<DiskTaps.Tap>,
+    rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
+) -> Accum8 {
+    var acc = Accum8()
+    for t in taps {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let w =
+            coverage == .fine
+            ? fineWeight(rho, ring: t.ring, profile: coverage(rho + t.half), inverseArea: inverseArea)
+            : coverage(rho + t.half) * inverseArea
+        acc.r += w * load8(q, .red, planeSize: ps)
+        acc.g += w * load8(q, .green, planeSize: ps)
+        acc.b += w * load8(q, .blue, planeSize: ps)
+        acc.a += w * load8(q, .alpha, planeSize: ps)
+    }
+    return acc
+}

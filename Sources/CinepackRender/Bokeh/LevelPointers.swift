@@ -1,0 +1,32 @@
+/// Pointers to the planes of a level (`LevelPlane`), fetched once per task.
+struct LevelPointers {
+    let stride: Int
+    let farR, farG, farB, farA, farC, farI: UnsafeMutablePointer<Float>
+    let allR, allG, allB, allA: UnsafeMutablePointer<Float>
+    let nearR, nearG, nearB, nearA, nearC, nearI: UnsafeMutablePointer<Float>
+    let maxFar, maxNear: UnsafeMutablePointer<Float>
+
+    init(_ p: Planes<LevelPlane>) {
+        stride = p.stride
+        farR = p.origin(.farRed)
+        farG = p.origin(.farGreen)
+        farB = p.origin(.farBlue)
+        farA = p.origin(.farAlpha)
+        farC = p.origin(.farRadius)
+        farI = p.origin(.farInverseArea)
+        allR = p.origin(.fillRed)
+        allG = p.origin(.fillGreen)
+        allB = p.origin(.fillBlue)
+        allA = p.origin(.fillAlpha)
+        nearR = p.origin(.nearRed)
+        nearG = p.origin(.nearGreen)
+        nearB = p.origin(.nearBlue)
+        nearA = p.origin(.nearAlpha)
+        nearC = p.origin(.nearRadius)
+        nearI = p.origin(.nearInverseArea)
+        maxFar = p.origin(.maxFar)
+        maxNear = p.origin(.maxNear)
+    }
+
+    @inline(__always) func index(_ x: Int, _ y: Int) -> Int { y * stride + x }
+}

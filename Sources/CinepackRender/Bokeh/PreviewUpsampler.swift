@@ -1,0 +1,203 @@
+/// The full-resolution pass of the preview: near layer bilinearly over (own pixel ↔ behind layer
+/// by blur radius). The behind layer is upsampled by reach rather than plainly: as in the
+/// far-field gather, a cell reaches a pixel only within the smaller of the two blur radii (soft
+/// over one pixel), so a sharp subject's cells never spread into the blurred background beside it.
+///
+/// Separable in layout: for the cell rows a band of output rows needs, every output column gets
+/// the near layer interpolated horizontally and the behind values and radii of its left and right
+/// cells; each output row then works on eight contiguous pixels at a time.
+struct PreviewUpsampler: @unchecked Sendable {
+    let picture: UnsafeMutablePointer<Float>
+    let disparity: UnsafeMutablePointer<Float>
+    let width: Int
+    let height: Int
+    /// The planes of `cells × rows` (`PreviewLayer`).
+    let layers: UnsafeMutablePointer<Float>
+    let cellDisparity: UnsafeMutablePointer<Float>
+    let cells: Int
+    let rows: Int
+    let factor: Int
+    let radius: BlurRadius
+
+    /// The planes a cell row is spread into, each `width + 8` floats: the near layer
+    /// (interpolated), then the behind colour and |radius| of the left cell and of the right cell.
+    private enum RowPlane: Int, PlaneSet {
+        case nearRed, nearGreen, nearBlue, nearCoverage
+        case leftRed, leftGreen, leftBlue, leftRadius
+        case rightRed, rightGreen, rightBlue, rightRadius
+
+        static let count = allCases.count
+    }
+
+    /// Cell coordinate of output pixel `x`: the two cells around it and the fraction towards the
+    /// second.
+    private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) {
+        let u = (Float(x) + 0.5) / Float(factor) - 0.5
+        let i0 = min(max(Int(u.rounded(.down)), 0), count - 1)
+        let i1 = min(i0 + 1, count - 1)
+        let fx = i1 > i0 ? min(max(u - Float(i0), 0), 1) : 0
+        return (i0, i1, fx, u)
+    }
+
+    func run(threads: Int?) -> LinearImage {
+        let W = width
+        let H = height
+        let stride = W + 8
+        let f = Float(factor)
+        // Per column: fraction towards the right cell and squared distances to both cell centres.
+        let columnsBuffer = RawBuffer<Float>(count: 3 * stride)
+        let cellOfBuffer = RawBuffer<(Int32, Int32)>(count: W)
+        defer { withExtendedLifetime((columnsBuffer, cellOfBuffer)) {} }
+        let columns = columnsBuffer.base
+        let cellOf = cellOfBuffer.base
+        for x in 0..<W {
+            let (i0, i1, fx, u) = position(x, count: cells)
+            cellOf[x] = (Int32(i0), Int32(i1))
+            columns[x] = fx
+            columns[stride + x] = (u - Float(i0)) * (u - Float(i0)) * f * f
+            columns[2 * stride + x] = (u - Float(i1)) * (u - Float(i1)) * f * f
+        }
+        let bandRows = 8 * factor
+        let values = [Float](unsafeUninitializedCapacity: W * H * 3) { buffer, initialized in
+            let out = Shared(buffer.baseAddress!)
+            let cols = Shared(columns)
+            let pairs = Shared(cellOf)
+            parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
+                let y0 = band * bandRows
+                let y1 = min(H, y0 + bandRows)
+                let first = position(y0, count: rows).0
+                let last = position(y1 - 1, count: rows).1
+                // Every value is written by `expand` before it is read.
+                let rowsBuffer = RawBuffer<Float>(count: (last - first + 1) * RowPlane.count * stride, zeroed: false)
+                defer { withExtendedLifetime(rowsBuffer) {} }
+                let buffer = rowsBuffer.base
+                for j in first...last {
+                    expand(row: j, into: buffer + (j - first) * RowPlane.count * stride, stride: stride, pairs: pairs.p, fractions: cols.p)
+                }
+                for y in y0..<y1 {
+                    let (j0, j1, fy, v) = position(y, count: rows)
+                    let top = buffer + (j0 - first) * RowPlane.count * stride
+                    let bottom = buffer + (j1 - first) * RowPlane.count * stride
+                    let dyTop = (v - Float(j0)) * f
+                    let dyBottom = (v - Float(j1)) * f
+                    combineRow(
+                        y, top: top, bottom: bottom, fy: fy, dy2: (dyTop * dyTop, dyBottom * dyBottom), stride: stride,
+                        columns: cols.p, out: out.p)
+                }
+            }
+            initialized = W * H * 3
+        }
+        return LinearImage(width: W, height: H, values: values)
+    }
+
+    /// Cell row `j` spread over the output columns (`RowPlane`).
+    private func expand(
+        row j: Int, into target: UnsafeMutablePointer<Float>, stride: Int, pairs: UnsafeMutablePointer<(Int32, Int32)>,
+        fractions: UnsafeMutablePointer<Float>
+    ) {
+        let plane = cells * rows
+        let base = j * cells
+        for x in 0..<width {
+            let (a, b) = pairs[x]
+            let i0 = base + Int(a)
+            let i1 = base + Int(b)
+            let fx = fractions[x]
+            @inline(__always) func put(_ plane: RowPlane, _ v: Float) { target[plane.rawValue * stride + x] = v }
+            @inline(__always) func layer(_ l: PreviewLayer, _ i: Int) -> Float { layers[l.rawValue * plane + i] }
+            @inline(__always) func interpolate(_ row: RowPlane, _ l: PreviewLayer) {
+                let v = layer(l, i0)
+                put(row, v + fx * (layer(l, i1) - v))
+            }
+            interpolate(.nearRed, .nearRed)
+            interpolate(.nearGreen, .nearGreen)
+            interpolate(.nearBlue, .nearBlue)
+            interpolate(.nearCoverage, .nearCoverage)
+            put(.leftRed, layer(.behindRed, i0))
+            put(.leftGreen, layer(.behindGreen, i0))
+            put(.leftBlue, layer(.behindBlue, i0))
+            put(.rightRed, layer(.behindRed, i1))
+            put(.rightGreen, layer(.behindGreen, i1))
+            put(.rightBlue, layer(.behindBlue, i1))
+            put(.leftRadius, abs(radius.signed(cellDisparity[i0])))
+            put(.rightRadius, abs(radius.signed(cellDisparity[i1])))
+        }
+        for c in 0..<RowPlane.count { (target + c * stride + width).update(repeating: 0, count: 8) }
+    }
+
+    private func combineRow(
+        _ y: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float, dy2: (Float, Float),
+        stride: Int, columns: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>
+    ) {
+        let W = width
+        let vy = SIMD8<Float>(repeating: fy)
+        let keepRadius = 0.8 * Float(factor)
+        let inverseKeep = SIMD8<Float>(repeating: 1 / (keepRadius * keepRadius))
+        var x = 0
+        while x < W {
+            let n = min(8, W - x)
+            let p0 = y * W + x
+            let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+            @inline(__always) func near(_ plane: RowPlane) -> SIMD8<Float> {
+                let t = load8(top + plane.rawValue * stride + x)
+                return t + vy * (load8(bottom + plane.rawValue * stride + x) - t)
+            }
+            let a = vabs(radius.signed(d))
+            // Share of the reduced render. Resampling through cells of f pixels already softens
+            // detail finer than a cell, which a blur circle under about 0.8 f would partly keep;
+            // so the pixel's own value keeps the share a disk of radius a passes at that scale,
+            // (1 − (a / 0.8 f)²)², and circles under half a pixel across keep it whole.
+            let q = vsaturate(1 - a * a * inverseKeep)
+            let t = vsaturate((a - BokehSchedule.passThrough) * 4) * (1 - q * q)
+            var backR = red
+            var backG = green
+            var backB = blue
+            if any(t .> 0) {
+                let fx = load8(columns + x)
+                var sumR = SIMD8<Float>()
+                var sumG = SIMD8<Float>()
+                var sumB = SIMD8<Float>()
+                var total = SIMD8<Float>()
+                for edge in 0..<2 {
+                    let row = edge == 0 ? top : bottom
+                    let wy = edge == 0 ? 1 - fy : fy
+                    let dy = edge == 0 ? dy2.0 : dy2.1
+                    guard wy > 0 else { continue }
+                    for side in 0..<2 {
+                        let wx = side == 0 ? 1 - fx : fx
+                        let (r, g, b, cellRadius): (RowPlane, RowPlane, RowPlane, RowPlane) =
+                            side == 0 ? (.leftRed, .leftGreen, .leftBlue, .leftRadius) : (.rightRed, .rightGreen, .rightBlue, .rightRadius)
+                        @inline(__always) func cell(_ plane: RowPlane) -> SIMD8<Float> { load8(row + plane.rawValue * stride + x) }
+                        let distance = vsqrt(load8(columns + (1 + side) * stride + x) + dy)
+                        let reach = vmin(cell(cellRadius), a)
+                        let weight = wy * wx * vsaturate(reach - distance + 1)
+                        sumR += weight * cell(r)
+                        sumG += weight * cell(g)
+                        sumB += weight * cell(b)
+                        total += weight
+                    }
+                }
+                // No cell reaches (a blurred pixel among sharp cells): it keeps its own value.
+                let k = vpositive(total - 1e-6) * t / vmax(total, SIMD8(repeating: 1e-6))
+                let keep = 1 - vpositive(total - 1e-6) * t
+                backR = keep * red + k * sumR
+                backG = keep * green + k * sumG
+                backB = keep * blue + k * sumB
+            }
+            let through = vmax(SIMD8(), 1 - near(.nearCoverage))
+            let outR = near(.nearRed) + through * backR
+            let outG = near(.nearGreen) + through * backG
+            let outB = near(.nearBlue) + through * backB
+            if n == 8 {
+                storeInterleaved(out + 3 * p0, outR, outG, outB)
+            } else {
+                for k in 0..<n {
+                    let p = 3 * (p0 + k)
+                    out[p] = outR[k]
+                    out[p + 1] = outG[k]
+                    out[p + 2] = outB[k]
+                }
+            }
+            x += 8
+        }
+    }
+}
