@@ -21,7 +21,7 @@ extension BokehEngine {
         let W = width
         let H = height
         // Full-resolution taps reach a pixel beyond the radius (the fine edge profile).
-        let r0 = Int(max(schedule.r0, nearSchedule.r0).rounded(.up)) + 1
+        let r0 = Int((aperture.extent * (max(schedule.r0, nearSchedule.r0) + 1)).rounded(.up))
         let pad = r0 + 1
         let top0 = schedule.top(0)
         let nearTop0 = nearSchedule.top(0)
@@ -45,7 +45,7 @@ extension BokehEngine {
         let entry = entryBuffer.base
         defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {} }
         let views = levelViews
-        let fineArea = aperture.fine
+        let unclipped = aperture.fine
         let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
@@ -129,7 +129,10 @@ extension BokehEngine {
                         let c = fineRadius(a)
                         let mn = vsaturate((-r - 0.25) * 2)
                         let mf = 1 - mn
-                        let ia = map8(c) { DiskArea.inverse($0, fineArea) }
+                        // Far samples: the unclipped normalisation; near ones: their zone's.
+                        let ia = map8(c) { DiskArea.inverse($0, unclipped) }
+                        let nearArea = aperture.fine(zone(x, y, cell: 1, count: n))
+                        let nearIA = aperture.zones == nil ? ia : map8(c) { DiskArea.inverse($0, nearArea) }
                         let m = onlyLevel0 ? mn : mn * vsaturate((r0f - a) * shareScale)
                         let q = scratch.index(sx, sy)
                         let farR = mf * red
@@ -149,7 +152,7 @@ extension BokehEngine {
                                 f.nearB[q + k] = m[k] * blue[k]
                                 f.nearA[q + k] = m[k]
                                 f.nearC[q + k] = c[k]
-                                f.nearI[q + k] = ia[k]
+                                f.nearI[q + k] = nearIA[k]
                                 let g = (sy + pad) * 2 + min(1, max(0, (sx + k) / 8))
                                 nearGroupMax[g] = max(nearGroupMax[g], reach[k])
                             }
@@ -219,11 +222,14 @@ extension BokehEngine {
                     var fill0 = Accum8()
                     var front = Accum8()
                     if needFull {
+                        let zone = self.zone(x0, y, cell: 1, count: n)
                         let idx = scratch.index(x0 - x0t, sy)
                         let base = f.farR
                         if topFar >= 0 {
-                            let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
-                            far0 = aperture.within(fineReach(topFar)) {
+                            let zone = self.zone(x0, y, cell: 1, count: n, radius: topFar - 0.5)
+                            // As at the coarse levels: the unclipped disk on the pixel's side.
+                            let ia = map8(rhoFar) { DiskArea.inverse($0, unclipped) }
+                            far0 = aperture.within(fineReach(topFar), zone: zone) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
                                     inverseArea: ia,
@@ -231,8 +237,10 @@ extension BokehEngine {
                             }
                         }
                         if topFill >= 0 {
+                            let zone = self.zone(x0, y, cell: 1, count: n, radius: topFill - 0.5)
+                            let fineArea = aperture.fine(zone)
                             let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
-                            fill0 = aperture.within(fineReach(topFill)) {
+                            fill0 = aperture.within(fineReach(topFill), zone: zone) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
@@ -243,7 +251,7 @@ extension BokehEngine {
                             reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
                         }
                         if reach > 0 {
-                            front = aperture.within(fineReach(reach)) {
+                            front = aperture.within(fineReach(reach), zone: zone) {
                                 gatherNear(
                                     f.nearR + idx, planeSize: scratch.planeSize, stride: scratch.stride,
                                     taps: $0, profile: .fine)

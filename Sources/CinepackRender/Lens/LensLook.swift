@@ -38,7 +38,7 @@ public struct LensLook: Sendable, Equatable {
     }
 
     /// True when the aperture is round (the renderer's disk path is used unchanged).
-    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 && kernel == nil }
+    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 && kernel == nil && !clipsCatEyes }
 
     /// True when blur spots are clipped toward the frame's edges.
     public var clipsCatEyes: Bool { catEye > 0 }
