@@ -9,7 +9,12 @@ struct LensLookOptions: ParsableArguments {
     @Option(name: .customLong("blade-rotation"), help: "Rotation of the blade polygon, degrees clockwise (0: a corner up).")
     var bladeRotation: Float?
     @Option(name: .customLong("blade-curvature"), help: "0 = straight blades … 1 = round.") var bladeCurvature: Float?
-    @Option(help: "Height : width of the bokeh, 0.25…4 (2 = a vertical oval twice as tall as wide).") var anamorphic: Float?
+    @Option(help: "Height : width of the bokeh, 0.25…4, its area kept (2 = a vertical oval twice as tall as wide).")
+    var anamorphic: Float?
+    @Option(
+        name: .customLong("cat-eye"),
+        help: "Optical vignetting 0…1: blur spots clipped into cat's eyes toward the frame's corners (0 = none).")
+    var catEye: Float?
     @Option(
         name: .customLong("highlight-threshold"),
         help: "Linear-light level (0…1] from which clipped highlights are rebuilt before the blur.")
@@ -24,7 +29,7 @@ struct LensLookOptions: ParsableArguments {
         ApertureLook(
             blades: blades, bladeRotation: bladeRotation, bladeCurvature: bladeCurvature, anamorphic: anamorphic,
             highlightThreshold: highlightThreshold, highlightGain: highlightGain,
-            kernel: kernel.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            kernel: kernel.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, catEye: catEye)
     }
 
     func validate() throws {
@@ -39,7 +44,8 @@ struct LensLookOptions: ParsableArguments {
 struct LensCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lens",
-        abstract: "Set the lens look renders use: aperture blades, anamorphic bokeh, highlight rebuild (stored in the EDL).",
+        abstract:
+            "Set the lens look renders use: aperture blades, anamorphic bokeh, cat's-eye vignetting, highlight rebuild (stored in the EDL).",
         discussion: """
             Values given replace the stored ones; the others are kept (--reset starts from the round default). \
             `render` takes the same options to override them for one render. How each value shapes the blur: \
@@ -47,6 +53,7 @@ struct LensCommand: ParsableCommand {
             Examples:
               cinepack lens clip.mov --blades 6 --blade-rotation 15 --blade-curvature 0.2
               cinepack lens clip.mov --anamorphic 2 --highlight-threshold 0.9 --highlight-gain 4
+              cinepack lens clip.mov --cat-eye 0.6
               cinepack lens clip.mov --reset
             """)
 
@@ -68,7 +75,7 @@ struct LensCommand: ParsableCommand {
         func number(_ v: Float?) -> String { v.map { "\($0)" } ?? "null" }
         if output.json {
             print(
-                #"{"file":\#(JSONText.quote(file)),"blades":\#(look.blades.map { "\($0)" } ?? "null"),"blade_rotation":\#(number(look.bladeRotation)),"blade_curvature":\#(number(look.bladeCurvature)),"anamorphic":\#(number(look.anamorphic)),"highlight_threshold":\#(number(look.highlightThreshold)),"highlight_gain":\#(number(look.highlightGain)),"kernel":\#(look.kernel.map(JSONText.quote) ?? "null"),"dry_run":\#(dryRun.dryRun)}"#
+                #"{"file":\#(JSONText.quote(file)),"blades":\#(look.blades.map { "\($0)" } ?? "null"),"blade_rotation":\#(number(look.bladeRotation)),"blade_curvature":\#(number(look.bladeCurvature)),"anamorphic":\#(number(look.anamorphic)),"highlight_threshold":\#(number(look.highlightThreshold)),"highlight_gain":\#(number(look.highlightGain)),"cat_eye":\#(number(look.catEye)),"kernel":\#(look.kernel.map(JSONText.quote) ?? "null"),"dry_run":\#(dryRun.dryRun)}"#
             )
         } else {
             var parts: [String] = []
@@ -78,6 +85,7 @@ struct LensCommand: ParsableCommand {
             if let a = look.anamorphic { parts.append("anamorphic \(a):1") }
             if let t = look.highlightThreshold { parts.append("highlights from \(t)") }
             if let g = look.highlightGain { parts.append("highlight gain \(g)") }
+            if let c = look.catEye { parts.append("cat's eye \(c)") }
             if let k = look.kernel { parts.append("kernel \(k)") }
             print("\(dryRun.dryRun ? "would set" : "set") lens look: \(parts.isEmpty ? "default (round)" : parts.joined(separator: ", "))")
         }

@@ -31,6 +31,16 @@ import Testing
 
     static func t(_ text: String) throws -> TimeExpression { try TimeExpression(parsing: text) }
 
+    /// `edl` as written validates against spec/edl.rng (xmllint, when installed).
+    static func expectValidAgainstSchema(_ edl: EditDecisionList, in dir: TemporaryDirectory, name: String) throws {
+        guard try Peers.available("xmllint") else { return }
+        let file = dir.file(name)
+        try Data(edl.xmlData()).write(to: URL(fileURLWithPath: file))
+        let schema = Paths.root.appendingPathComponent("spec/edl.rng").path
+        let result = try Peers.run("xmllint", ["--noout", "--relaxng", schema, file], allowFailure: true)
+        #expect(result.status == 0 && result.stderr.contains("validates"), "\(result.stderr)")
+    }
+
     /// The captured detections of frame `n`, read straight from the movie.
     static func detections(_ path: String, frame n: Int) throws -> [Detection] {
         try CinematicMovie.open(path: path).metadata(n).detections
@@ -325,13 +335,7 @@ import Testing
         try doc.save()
         var reopened = try CinematicDocument(path: clip.path)
         #expect(reopened.decisions.isEmpty && reopened.redoSteps == ["refocus at 2.000s", "aperture f/2.8"])
-        if try Peers.available("xmllint") {
-            let file = clip.dir.file("stored.xml")
-            try Data(reopened.edl.xmlData()).write(to: URL(fileURLWithPath: file))
-            let schema = Paths.root.appendingPathComponent("spec/edl.rng").path
-            let result = try Peers.run("xmllint", ["--noout", "--relaxng", schema, file], allowFailure: true)
-            #expect(result.status == 0 && result.stderr.contains("validates"), "\(result.stderr)")
-        }
+        try Self.expectValidAgainstSchema(reopened.edl, in: clip.dir, name: "stored.xml")
         #expect(try reopened.redo() == "refocus at 2.000s")
         #expect(reopened.decisions.map(\.target) == [.detection(7)] && reopened.edl.fNumber == nil)
         try reopened.save()

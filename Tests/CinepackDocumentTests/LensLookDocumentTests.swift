@@ -29,13 +29,7 @@ import Testing
             xml.contains(
                 #"<aperture f-number="1.4" blades="6" blade-rotation="15.0" blade-curvature="0.2" highlight-threshold="0.9" highlight-gain="4.0"/>"#
             ), "\(xml)")
-        if try Peers.available("xmllint") {
-            let file = clip.dir.file("look.xml")
-            try Data(reopened.edl.xmlData()).write(to: URL(fileURLWithPath: file))
-            let schema = Paths.root.appendingPathComponent("spec/edl.rng").path
-            let result = try Peers.run("xmllint", ["--noout", "--relaxng", schema, file], allowFailure: true)
-            #expect(result.status == 0 && result.stderr.contains("validates"), "\(result.stderr)")
-        }
+        try CinematicDocumentTests.expectValidAgainstSchema(reopened.edl, in: clip.dir, name: "look.xml")
         // The re-render from the stored EDL is the render with the look given as options.
         let again = try await reopened.renderFrame(at: try CinematicDocumentTests.t("1s")).image
         #expect(again == shaped)
@@ -73,5 +67,41 @@ import Testing
             _ = try EditDecisionList.parse(Array(text.utf8), source: "x.xml")
             Issue.record("accepted")
         } catch { #expect("\(error)".contains("anamorphic must be 0.25…4")) }
+    }
+}
+
+/// The cat's eye (spec/render.md §5) as a lens-look value: stored as `cat-eye` in `<aperture>`,
+/// valid against spec/edl.rng, kept by a round trip, refused out of 0…1.
+@Suite struct CatEyeDocumentTests {
+    @Test func theCatEyeIsStoredRoundTripsAndIsChecked() throws {
+        let clip = try CinematicDocumentTests.clip()
+        var doc = try CinematicDocument(path: clip.path)
+        #expect(try doc.setLens(ApertureLook(blades: 6)) == ApertureLook(blades: 6))
+        #expect(try doc.setLens(ApertureLook(catEye: 0.6)) == ApertureLook(blades: 6, catEye: 0.6))
+        try doc.save()
+        let reopened = try CinematicDocument(path: clip.path)
+        #expect(reopened.edl.look == ApertureLook(blades: 6, catEye: 0.6))
+        let xml = String(decoding: reopened.edl.xmlData(), as: UTF8.self)
+        #expect(xml.contains(#"<aperture blades="6" cat-eye="0.6"/>"#), "\(xml)")
+        try CinematicDocumentTests.expectValidAgainstSchema(reopened.edl, in: clip.dir, name: "cat.xml")
+        // Every value of the range round-trips exactly through the XML.
+        for amount: Float in [0, 0.05, 1.0 / 3, 1] {
+            var edl = EditDecisionList()
+            edl.look = ApertureLook(anamorphic: 1.5, catEye: amount)
+            #expect(try EditDecisionList.parse(edl.xmlData(), source: "c.xml") == edl)
+        }
+        // Out of range: refused by the document (nothing changes) and by the reader, naming it.
+        let before = reopened.edl
+        var again = reopened
+        do {
+            try again.setLens(ApertureLook(catEye: 1.5))
+            Issue.record("accepted")
+        } catch { #expect("\(error)" == "lens look: cat-eye must be 0…1 (got 1.5)") }
+        #expect(again.edl == before)
+        let text = #"<edl xmlns="urn:cinepack:edl:1" version="1"><aperture cat-eye="-0.5"/></edl>"#
+        do {
+            _ = try EditDecisionList.parse(Array(text.utf8), source: "x.xml")
+            Issue.record("accepted")
+        } catch { #expect("\(error)".contains("cat-eye must be 0…1")) }
     }
 }

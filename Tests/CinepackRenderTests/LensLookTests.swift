@@ -103,8 +103,8 @@ import Testing
         #expect(roundRotated < iou)
     }
 
-    @Test(arguments: [Float(2), Float(1.5), Float(0.5)])
-    func anamorphicGivesAnOvalOfTheRatio(ratio: Float) {
+    @Test(arguments: [Float(2), Float(1.5), Float(0.5), Float(4)])
+    func anamorphicGivesAnOvalOfTheRatioWithTheCirclesArea(ratio: Float) {
         let (image, centre) = Self.pointLight(LensLook(anamorphic: ratio))
         let mask = Self.footprint(image)
         // Second moments of the footprint: for an ellipse, sqrt(Iyy / Ixx) = height / width.
@@ -118,8 +118,11 @@ import Testing
         }
         let measured = (syy / sxx).squareRoot()
         #expect(abs(measured / ratio - 1) < 0.1, "height : width \(measured), asked \(ratio)")
-        // And it matches the ellipse inscribed in the blur circle.
-        let (a, b) = ratio >= 1 ? (Self.radius / ratio, Self.radius) : (Self.radius, Self.radius * ratio)
+        // The circle's area is kept (±5 %): half-axes r / √R and r · √R.
+        let circle = Float.pi * Self.radius * Self.radius
+        let area = Float(mask.filter { $0 }.count)
+        #expect(abs(area / circle - 1) <= 0.05, "area \(area) px, the circle's \(circle) px")
+        let (a, b) = (Self.radius / ratio.squareRoot(), Self.radius * ratio.squareRoot())
         let iou = Self.overlap(mask, centre: centre) { x, y in (x / a) * (x / a) + (y / b) * (y / b) < 1 }
         #expect(iou >= 0.85, "overlap with the ellipse: \(iou)")
     }

@@ -8,8 +8,11 @@ public struct ApertureLook: Sendable, Equatable {
     public var bladeRotation: Float?
     /// 0 = straight blades … 1 = round.
     public var bladeCurvature: Float?
-    /// Height : width of the bokeh, 0.25…4.
+    /// Height : width of the bokeh (its area kept), 0.25…4.
     public var anamorphic: Float?
+    /// Optical vignetting, 0…1: how far toward the corners blur spots are clipped into a cat's eye
+    /// (spec/render.md §5); 0 = none.
+    public var catEye: Float?
     /// Linear-light level from which highlights are rebuilt, (0, 1].
     public var highlightThreshold: Float?
     /// Factor a highlight at full white is multiplied by, 1…100.
@@ -20,8 +23,9 @@ public struct ApertureLook: Sendable, Equatable {
 
     public init(
         blades: Int? = nil, bladeRotation: Float? = nil, bladeCurvature: Float? = nil, anamorphic: Float? = nil,
-        highlightThreshold: Float? = nil, highlightGain: Float? = nil, kernel: String? = nil
+        highlightThreshold: Float? = nil, highlightGain: Float? = nil, kernel: String? = nil, catEye: Float? = nil
     ) {
+        self.catEye = catEye
         self.kernel = kernel
         self.blades = blades
         self.bladeRotation = bladeRotation
@@ -40,7 +44,7 @@ public struct ApertureLook: Sendable, Equatable {
             blades: other.blades ?? blades, bladeRotation: other.bladeRotation ?? bladeRotation,
             bladeCurvature: other.bladeCurvature ?? bladeCurvature, anamorphic: other.anamorphic ?? anamorphic,
             highlightThreshold: other.highlightThreshold ?? highlightThreshold, highlightGain: other.highlightGain ?? highlightGain,
-            kernel: other.kernel ?? kernel)
+            kernel: other.kernel ?? kernel, catEye: other.catEye ?? catEye)
     }
 
     /// The first value out of range, as (attribute name, message); nil when all are valid.
@@ -53,6 +57,7 @@ public struct ApertureLook: Sendable, Equatable {
             return ("highlight-threshold", "must be in (0, 1] (got \(t))")
         }
         if let g = highlightGain, !(g.isFinite && g >= 1 && g <= 100) { return ("highlight-gain", "must be 1…100 (got \(g))") }
+        if let c = catEye, !(c.isFinite && (0...1).contains(c)) { return ("cat-eye", "must be 0…1 (got \(c))") }
         if let k = kernel, k.isEmpty { return ("kernel", "must name an image file") }
         return nil
     }

@@ -278,7 +278,8 @@ struct EDLTreeReader {
 
     /// The lens-look attributes of `<aperture>` (§4).
     static let lookAttributes = [
-        "blades", "blade-rotation", "blade-curvature", "anamorphic", "highlight-threshold", "highlight-gain", "kernel",
+        "blades", "blade-rotation", "blade-curvature", "anamorphic", "highlight-threshold", "highlight-gain", "cat-eye",
+        "kernel",
     ]
 
     func readLook(_ a: [String: String], _ node: xmlNodePtr) throws(EDLError) -> ApertureLook {
@@ -293,6 +294,7 @@ struct EDLTreeReader {
         look.anamorphic = try number("anamorphic")
         look.highlightThreshold = try number("highlight-threshold")
         look.highlightGain = try number("highlight-gain")
+        look.catEye = try number("cat-eye")
         look.kernel = a["kernel"]
         return look
     }

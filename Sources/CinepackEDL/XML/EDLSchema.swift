@@ -112,6 +112,11 @@ extension EditDecisionList {
                 </attribute>
               </optional>
               <optional>
+                <attribute name="cat-eye">
+                  <ref name="number"/>
+                </attribute>
+              </optional>
+              <optional>
                 <attribute name="kernel">
                   <data type="string">
                     <param name="minLength">1</param>

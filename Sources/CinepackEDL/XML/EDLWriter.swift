@@ -50,6 +50,7 @@ extension EditDecisionList {
             add("anamorphic", look.anamorphic)
             add("highlight-threshold", look.highlightThreshold)
             add("highlight-gain", look.highlightGain)
+            add("cat-eye", look.catEye)
             if let kernel = look.kernel { attributes += #" kernel="\#(XMLEscape.attribute(kernel, forbidden: .keep))""# }
             out.line(i1, "<aperture\(attributes)/>")
         }

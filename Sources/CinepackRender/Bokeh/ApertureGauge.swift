@@ -2,8 +2,8 @@ import Foundation
 
 /// The gauge of a shaped aperture: an anamorphic squeeze undone first (x times √ratio, y over
 /// √ratio: an area-keeping map), then the distance over the boundary radius of the custom kernel
-/// or the blade polygon at that angle (curved blades blend it towards the circle), scaled so the shape's
-/// farthest point sits at gauge 1.
+/// or the blade polygon at that angle (curved blades blend it towards the circle), scaled so the
+/// unsqueezed shape's farthest point sits at gauge 1 (the squeezed one keeps its area).
 struct ApertureGauge {
     let blades: Int
     let rotation: Float
@@ -11,6 +11,8 @@ struct ApertureGauge {
     let kernel: ApertureKernel?
     let sx: Float
     let sy: Float
+    /// Farthest reach of the squeezed shape, in blur radii.
+    let extent: Float
     private(set) var scale: Float
 
     init(_ look: LensLook) {
@@ -21,13 +23,13 @@ struct ApertureGauge {
         let root = look.anamorphic.squareRoot()
         sx = root
         sy = 1 / root
+        extent = max(root, 1 / root)
         scale = 1
-        // The farthest point of the shape, found on a fine ring of directions.
+        // The farthest point of the unsqueezed shape, found on a fine ring of directions.
         var far: Float = 0
         for i in 0..<3600 {
             let a = Float(i) * 2 * .pi / 3600
-            let (x, y) = (cos(a), sin(a))
-            far = max(far, 1 / rawValue(x, y))
+            far = max(far, boundary(a))
         }
         scale = far
     }
@@ -46,13 +48,12 @@ struct ApertureGauge {
         return polygon + curvature * (1 - polygon)
     }
 
-    private func rawValue(_ x: Float, _ y: Float) -> Float {
-        let u = x * sx
-        let v = y * sy
-        let d = (u * u + v * v).squareRoot()
+    /// The gauge on an unsqueezed offset.
+    func unsqueezed(_ u: SIMD2<Float>) -> Float {
+        let d = (u * u).sum().squareRoot()
         guard d > 0 else { return 0 }
-        return d / boundary(atan2(v, u))
+        return d / boundary(atan2(u.y, u.x)) * scale
     }
 
-    func value(_ x: Float, _ y: Float) -> Float { rawValue(x, y) * scale }
+    func value(_ x: Float, _ y: Float) -> Float { unsqueezed(SIMD2(x * sx, y * sy)) }
 }

@@ -50,7 +50,7 @@ extension BokehEngine {
                 let s = tiles[ty * tilesX + tx]
                 if s.hasWork { first.active[ty * first.tilesX + tx] = 1 }
                 if s.maxNear >= 0 {
-                    let reach = Int(((1.25 * s.maxNear + 2) / Float(Tile.pixels)).rounded(.up)) + 1
+                    let reach = Int(((1.25 * s.maxNear * aperture.extent + 2) / Float(Tile.pixels)).rounded(.up)) + 1
                     for y in max(0, ty - reach)...min(tilesY - 1, ty + reach) {
                         for x in max(0, tx - reach)...min(tilesX - 1, tx + reach) {
                             first.active[y * first.tilesX + x] = 1

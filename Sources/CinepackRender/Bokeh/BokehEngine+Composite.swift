@@ -21,7 +21,7 @@ extension BokehEngine {
         let W = width
         let H = height
         // Full-resolution taps reach a pixel beyond the radius (the fine edge profile).
-        let r0 = Int(max(schedule.r0, nearSchedule.r0).rounded(.up)) + 1
+        let r0 = Int((aperture.extent * (max(schedule.r0, nearSchedule.r0) + 1)).rounded(.up))
         let pad = r0 + 1
         let top0 = schedule.top(0)
         let nearTop0 = nearSchedule.top(0)
@@ -45,7 +45,7 @@ extension BokehEngine {
         let entry = entryBuffer.base
         defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {} }
         let views = levelViews
-        let fineArea = aperture.fine
+        let unclipped = aperture.fine
         let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
@@ -99,7 +99,7 @@ extension BokehEngine {
                 let near = near0 || schedule.levels == 0
                 fillScratch(
                     f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, far: far, near: near, nearGroupMax: nearGroupMax,
-                    fineArea: fineArea)
+                    unclipped: unclipped)
             }
 
             // Coarse levels each field reads in this tile.
@@ -162,11 +162,14 @@ extension BokehEngine {
                     var fill0 = Accum8()
                     var front = Accum8()
                     if needFull {
+                        let zone = self.zone(x0, y, cell: 1, count: n)
                         let idx = scratch.index(x0 - x0t, sy)
                         let base = f.farR
                         if topFar >= 0 {
-                            let ia = map8(rhoFar) { DiskArea.inverse($0, fineArea) }
-                            far0 = aperture.within(fineReach(topFar)) {
+                            let zone = self.zone(x0, y, cell: 1, count: n, radius: topFar - 0.5)
+                            // As at the coarse levels: the unclipped disk on the pixel's side.
+                            let ia = map8(rhoFar) { DiskArea.inverse($0, unclipped) }
+                            far0 = aperture.within(fineReach(topFar), zone: zone) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
                                     inverseArea: ia,
@@ -174,8 +177,10 @@ extension BokehEngine {
                             }
                         }
                         if topFill >= 0 {
+                            let zone = self.zone(x0, y, cell: 1, count: n, radius: topFill - 0.5)
+                            let fineArea = aperture.fine(zone)
                             let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
-                            fill0 = aperture.within(fineReach(topFill)) {
+                            fill0 = aperture.within(fineReach(topFill), zone: zone) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
@@ -186,7 +191,7 @@ extension BokehEngine {
                             reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
                         }
                         if reach > 0 {
-                            front = aperture.within(fineReach(reach)) {
+                            front = aperture.within(fineReach(reach), zone: zone) {
                                 gatherNear(
                                     f.nearR + idx, planeSize: scratch.planeSize, stride: scratch.stride,
                                     taps: $0, profile: .fine)
@@ -276,7 +281,7 @@ extension BokehEngine {
     /// saturate((r0 − ρ) / (blend · r0)).
     private func fillScratch(
         _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, far: Bool, near: Bool, nearGroupMax: UnsafeMutablePointer<Float>,
-        fineArea: DiskArea.Table
+        unclipped: DiskArea.Table
     ) {
         let W = width
         let H = height
@@ -312,7 +317,8 @@ extension BokehEngine {
                 let a = vabs(r)
                 let c = fineRadius(a)
                 let mn = vsaturate((-r - 0.25) * 2)
-                let ia = map8(c) { DiskArea.inverse($0, fineArea) }
+                // Far samples: the unclipped normalisation; near ones: their cat's-eye zone's.
+                let ia = map8(c) { DiskArea.inverse($0, unclipped) }
                 let q = sy * stride + sx
                 if far {
                     let mf = 1 - mn
@@ -335,7 +341,12 @@ extension BokehEngine {
                 store8(f.nearB + q, m * blue)
                 store8(f.nearA + q, m)
                 store8(f.nearC + q, c)
-                store8(f.nearI + q, ia)
+                if aperture.zones == nil {
+                    store8(f.nearI + q, ia)
+                } else {
+                    let nearArea = aperture.fine(zone(x, y, cell: 1, count: n))
+                    store8(f.nearI + q, map8(c) { DiskArea.inverse($0, nearArea) })
+                }
                 if anyAbove(m, 0) {
                     let reach = c + 0.5
                     for k in 0..<n where m[k] > 0 {

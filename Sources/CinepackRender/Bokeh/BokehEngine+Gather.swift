@@ -40,15 +40,19 @@ extension BokehEngine {
         let nearTiles = Shared(level.nearTiles.base)
         let ps = planes.planeSize
         let stride = planes.stride
-        let maxTap = planes.pad - 1
+        // The farthest gauge whose taps stay within the padding (a squeezed shape reaches
+        // `extent` times its gauge).
+        let tapLimit = Float(planes.pad - 1) / aperture.extent + 0.5
+        // Tiles around whose near samples can reach this one (one for the round aperture).
+        let span = (planes.pad + Tile.cells - 1) / Tile.cells
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             for tx in 0..<tw {
-                // Touched: the tile or a neighbour is active.
+                // Touched: the tile or a neighbour within reach is active.
                 var touched = false
                 var reach: Float = 0
-                for y in max(0, ty - 1)...min(th - 1, ty + 1) {
-                    for x in max(0, tx - 1)...min(tw - 1, tx + 1) {
+                for y in max(0, ty - span)...min(th - 1, ty + span) {
+                    for x in max(0, tx - span)...min(tw - 1, tx + span) {
                         if level.active[y * tw + x] != 0 { touched = true }
                         reach = max(reach, tileMaxShared.p[y * tw + x])
                     }
@@ -101,22 +105,28 @@ extension BokehEngine {
                             topN = hmax(rhoN * fill)
                         }
                     }
+                    let zone = self.zone(x0, y, cell: cell, count: n)
                     if topF >= 0 {
+                        let zone = self.zone(x0, y, cell: cell, count: n, radius: topF * cell)
+                        // Unclipped normalisation, as the far samples': the far field is
+                        // normalised over the pixel's own (cat's-eye) footprint.
                         let ia = map8(rhoF) { DiskArea.inverse($0, area) }
-                        let acc = aperture.within(min(topF + 0.5, Float(maxTap) + 0.5)) {
+                        let acc = aperture.within(min(topF + 0.5, tapLimit), zone: zone) {
                             gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
                         }
                         for k in 0..<n { farOut.p[y * w + x0 + k] = acc.lane(k) }
                     }
                     if topN >= 0 {
-                        let ia = map8(rhoN) { DiskArea.inverse($0, area) }
-                        let acc = aperture.within(min(topN + 0.5, Float(maxTap) + 0.5)) {
+                        let zone = self.zone(x0, y, cell: cell, count: n, radius: topN * cell)
+                        let zoneArea = aperture.coarse(zone)
+                        let ia = map8(rhoN) { DiskArea.inverse($0, zoneArea) }
+                        let acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
                         }
                         for k in 0..<n { fillOut.p[y * w + x0 + k] = acc.lane(k) }
                     }
                     if reach > 0 {
-                        let acc = aperture.within(min(reach + 0.5, Float(maxTap) + 0.5)) {
+                        let acc = aperture.within(min(reach + 0.5, tapLimit), zone: zone) {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         for k in 0..<n {

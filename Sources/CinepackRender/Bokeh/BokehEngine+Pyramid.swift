@@ -34,6 +34,7 @@ extension BokehEngine {
                         continue
                     }
                     // Right or bottom border: cell by cell, children may be missing.
+                    let nearArea = self.zoneArea(cx0, cy, cell: 2, count: min(8, w1 - cx0))
                     let y0 = cy * 2
                     let dy = y0 + 1 < H ? W : 0
                     for cx in cx0..<min(w1, cx0 + Tile.cells) {
@@ -80,7 +81,7 @@ extension BokehEngine {
                             o.nearB[q] = (mn * blue).sum() * inv
                             o.nearA[q] = nearA * inv
                             o.nearC[q] = nearC
-                            o.nearI[q] = DiskArea.inverse(nearC, area) * nearSchedule.weight(cbar, level: 1)
+                            o.nearI[q] = DiskArea.inverse(nearC, nearArea) * nearSchedule.weight(cbar, level: 1)
                             o.maxNear[q] = hmax(a * vpositive(mn))
                             for k in 0..<4 where mn[k] > 0 {
                                 bits |= self.levelBits(max(a[k], BokehSchedule.passThrough)) << MaskBit.fillShift
@@ -147,7 +148,10 @@ extension BokehEngine {
         store8(o.farB + q, 0.25 * (e0 * k0.blue + e1 * k1.blue + e2 * k2.blue + e3 * k3.blue))
         store8(o.farA + q, 0.25 * farA)
         store8(o.farC + q, farC)
+        // Far samples keep the unclipped normalisation: the far field is normalised per pixel,
+        // over the pixel's own (cat's-eye) footprint. Near samples spread with their zone's.
         let area = self.area
+        let nearArea = self.zoneArea(cx0, cy, cell: 2)
         store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
         if fill {
             store8(o.allR + q, 0.25 * (k0.mf * k0.red + k1.mf * k1.red + k2.mf * k2.red + k3.mf * k3.red))
@@ -168,7 +172,7 @@ extension BokehEngine {
             store8(o.nearC + q, nearC)
             let schedule = self.nearSchedule
             let levelShare = map8(cbar) { schedule.weight($0, level: 1) }
-            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * levelShare * vpositive(nearA))
+            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, nearArea) } * levelShare * vpositive(nearA))
             // Fill consumers: every near child, with radius max(a, 0.5).
             let n0 = vpositive(k0.mn)
             let n1 = vpositive(k1.mn)
@@ -289,6 +293,7 @@ extension BokehEngine {
         store8(o.farA + q, inv * sumA)
         store8(o.farC + q, farC)
         let area = self.area
+        let nearArea = self.zoneArea(cx0, cy, cell: cell, count: min(8, level.width - cx0))
         store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
         if fill {
             store8(o.allR + q, inv * sum(quad(s.allR)))
@@ -311,7 +316,7 @@ extension BokehEngine {
             let schedule = self.nearSchedule
             let l = level.level
             let share = map8(cbar) { schedule.weight($0, level: l) }
-            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, area) } * share * vpositive(sumNear))
+            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, nearArea) } * share * vpositive(sumNear))
         }
         let maxFar = quad(s.maxFar)
         store8(o.maxFar + q, vmax(vmax(maxFar.0, maxFar.1), vmax(maxFar.2, maxFar.3)))

@@ -15,6 +15,8 @@ final class BokehEngine: @unchecked Sendable {
     let threads: Int?
     let aperture: ApertureTaps
     let area: DiskArea.Table
+    /// Positions to cat's-eye zones (spec/render.md §5), in this frame's pixels.
+    let frame: CatEye.Frame
     let levels: [BokehLevel]
     /// Plain views of the levels for the composite.
     let levelViews: [LevelView]
@@ -37,12 +39,14 @@ final class BokehEngine: @unchecked Sendable {
         let shaped = aperture !== ApertureTaps.circle
         schedule = BokehSchedule(quality: quality, width: width, height: height, shaped: shaped)
         nearSchedule = BokehSchedule(quality: quality, width: width, height: height, nearField: true, shaped: shaped)
+        frame = CatEye.Frame(width: width, height: height)
         radius = BlurRadius(half: 0.5 * radiusScale * lens.scale(focusDisparity: focus), focus: focus, limit: schedule.maxRadius)
         self.threads = threads
         tilesX = (width + Tile.pixels - 1) / Tile.pixels
         tilesY = (height + Tile.pixels - 1) / Tile.pixels
         tiles = RawBuffer(repeating: TileStats(), count: tilesX * tilesY)
-        let pad = Int(schedule.rt) + 2
+        // A squeezed shape reaches `extent` times its gauge.
+        let pad = Int(schedule.rt * aperture.extent) + 2
         var w = width
         var h = height
         var levels: [BokehLevel] = []
@@ -56,6 +60,18 @@ final class BokehEngine: @unchecked Sendable {
     }
 
     deinit { pool.give(levels) }
+
+    /// The cat's-eye zone (spec/render.md §5) of the group of `count` cells of size `cell` from
+    /// cell (x, y): at the group's centre (moved toward the frame centre for a gather of spots
+    /// up to `radius` pixels, see `ApertureTaps.zone`); 0 without a cat's eye.
+    @inline(__always) func zone(_ x: Int, _ y: Int, cell: Float, count: Int = 8, radius: Float = 0) -> Int {
+        aperture.zone((Float(x) + Float(count) / 2) * cell, (Float(y) + 0.5) * cell, frame, radius: radius)
+    }
+
+    /// The coarse-level area table of that group's zone.
+    @inline(__always) func zoneArea(_ x: Int, _ y: Int, cell: Float, count: Int = 8) -> DiskArea.Table {
+        aperture.coarse(zone(x, y, cell: cell, count: count))
+    }
 
     func run() -> LinearImage {
         var clock = prepare()

@@ -21,8 +21,8 @@ final class BokehLevel: @unchecked Sendable {
     /// Tiles whose fill planes (far field without exclusion) are needed: within reach of near
     /// pixels. Elsewhere they stay zero.
     let fill: RawBuffer<UInt8>
-    /// Tiles this frame may leave non-zero (the active ones and two tiles around): what `reset`
-    /// clears before the level is used for another frame.
+    /// Tiles this frame may leave non-zero (the active ones and two tiles around, more for shapes
+    /// whose taps reach farther): what `reset` clears before the level is used for another frame.
     let dirty: RawBuffer<UInt8>
     /// Far gather: (Σ w·colour, Σ w·alpha); fill gather the same; near gather: (Σ colour, Σ alpha).
     let farOut: Quads
@@ -117,10 +117,12 @@ final class BokehLevel: @unchecked Sendable {
 
     /// Marks the active tiles and two tiles around them dirty.
     func markDirty() {
+        // The gathers write up to their tap reach (in tiles) around active tiles.
+        let margin = max(2, (planes.pad + Tile.cells - 1) / Tile.cells)
         for ty in 0..<tilesY {
             for tx in 0..<tilesX where active[ty * tilesX + tx] != 0 {
-                for y in max(0, ty - 2)...min(tilesY - 1, ty + 2) {
-                    for x in max(0, tx - 2)...min(tilesX - 1, tx + 2) { dirty[y * tilesX + x] = 1 }
+                for y in max(0, ty - margin)...min(tilesY - 1, ty + margin) {
+                    for x in max(0, tx - margin)...min(tilesX - 1, tx + margin) { dirty[y * tilesX + x] = 1 }
                 }
             }
         }

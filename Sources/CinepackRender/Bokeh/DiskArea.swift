@@ -16,14 +16,15 @@ enum DiskArea {
         make(profile) { x, y in (x * x + y * y).squareRoot() }
     }
 
-    /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §5).
-    static func make(_ profile: EdgeProfile, gauge: (Float, Float) -> Float) -> Table {
+    /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §5);
+    /// its shape reaches `extent` times as far as a disk.
+    static func make(_ profile: EdgeProfile, extent: Float = 1, gauge: (Float, Float) -> Float) -> Table {
         let n = Int(limit / step) + 2
         let storage = RawBuffer<Float>(count: n)
         let t = storage.base
         for i in 0..<n {
             let c = Float(i) * step
-            let reach = Int(c + 2.5)
+            let reach = Int(extent * (c + 1.5)) + 1
             var sum: Float = 0
             for dy in -reach...reach {
                 for dx in -reach...reach {

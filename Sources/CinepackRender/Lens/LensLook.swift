@@ -10,8 +10,11 @@ public struct LensLook: Sendable, Equatable {
     public var bladeRotation: Float
     /// 0 = straight blades, 1 = a circle; in between the sides bow outwards.
     public var bladeCurvature: Float
-    /// Height : width of the bokeh (1 = round; 2 = an oval twice as tall as wide).
+    /// Height : width of the bokeh (1 = round; 2 = an oval twice as tall as wide), its area kept.
     public var anamorphic: Float
+    /// Optical vignetting: 0 = none; else the displacement, in aperture radii, of the disc that
+    /// clips blur spots in the frame's corners into a cat's eye (spec/render.md §5).
+    public var catEye: Float
     /// Linear-light level above which a pixel counts as a clipped highlight; nil = no rebuild.
     public var highlightThreshold: Float?
     /// Factor applied to the part of a highlight above the threshold.
@@ -21,8 +24,10 @@ public struct LensLook: Sendable, Equatable {
 
     public init(
         blades: Int = 0, bladeRotation: Float = 0, bladeCurvature: Float = 0, anamorphic: Float = 1,
-        highlightThreshold: Float? = nil, highlightGain: Float = 1, kernel: ApertureKernel? = nil
+        highlightThreshold: Float? = nil, highlightGain: Float = 1, kernel: ApertureKernel? = nil,
+        catEye: Float = 0
     ) {
+        self.catEye = catEye
         self.kernel = kernel
         self.blades = blades
         self.bladeRotation = bladeRotation
@@ -33,7 +38,10 @@ public struct LensLook: Sendable, Equatable {
     }
 
     /// True when the aperture is round (the renderer's disk path is used unchanged).
-    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 && kernel == nil }
+    public var isRound: Bool { (blades < 3 || bladeCurvature >= 1) && anamorphic == 1 && kernel == nil && !clipsCatEyes }
+
+    /// True when blur spots are clipped toward the frame's edges.
+    public var clipsCatEyes: Bool { catEye > 0 }
 
     /// True when highlights are rebuilt.
     public var rebuildsHighlights: Bool { highlightThreshold != nil && highlightGain != 1 }
@@ -46,7 +54,8 @@ public struct LensLook: Sendable, Equatable {
         self.init(
             blades: look.blades ?? 0, bladeRotation: look.bladeRotation ?? 0, bladeCurvature: look.bladeCurvature ?? 0,
             anamorphic: look.anamorphic ?? 1, highlightThreshold: look.highlightThreshold, highlightGain: look.highlightGain ?? 1,
-            kernel: try look.kernel.map { path throws(LensLookError) in try ApertureKernel.load(path: path) })
+            kernel: try look.kernel.map { path throws(LensLookError) in try ApertureKernel.load(path: path) },
+            catEye: look.catEye ?? 0)
     }
 
     /// Rebuilds clipped highlights in place (linear light): a channel at full white is
