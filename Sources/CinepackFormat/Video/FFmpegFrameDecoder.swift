@@ -35,20 +35,54 @@ public final class FFmpegFrameDecoder {
     public func arguments(from first: Int) -> [String] {
         var filters: [String] = []
         if first > 0 { filters.append("select=gte(n\\,\(first))") }
-        filters.append(Self.scaleFilter(colour: format.colour, direction: "in"))
+        filters.append(
+            Self.scaleFilter(
+                colour: format.colour, direction: "in", deepRGB: format.isHighPrecision && Self.isYCbCr(pixelFormat: format.pixelFormat)))
         return [
             "-v", "error", "-nostdin", "-ignore_editlist", "1", "-i", path, "-map", "0:v:0", "-vf", filters.joined(separator: ","),
             "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", format.isHighPrecision ? "rgb48le" : "rgb24", "-",
         ]
     }
 
-    /// The scaler settings for converting between the source's YCbCr and RGB: matrix and range
-    /// spelled out, accurate rounding, chroma interpolated at full resolution.
-    public static func scaleFilter(colour: ColourDescription, direction: String) -> String {
+    /// The filter converting between the source's YCbCr and RGB, matrix and range spelled out
+    /// rather than left to defaults (spec/colour.md §3). `deepRGB`: the RGB side is 16-bit and
+    /// the other side YCbCr — swscale's high-bit-depth path is then about 0.4 % off (limited-range
+    /// white decodes to 65283 of 65535), so zimg (`zscale`), which computes the standard's
+    /// conversion and rounds to nearest, does it. Other conversions (8-bit RGB) keep swscale, exact
+    /// there: accurate rounding, chroma interpolated at full resolution.
+    public static func scaleFilter(colour: ColourDescription, direction: String, deepRGB: Bool = false) -> String {
+        if deepRGB, let matrix = zimgMatrix(colour.matrix) {
+            let range = colour.fullRange ? "full" : "limited"
+            // zimg takes planar RGB only; the repacking to and from rgb48le is exact.
+            return direction == "in"
+                ? "zscale=matrixin=\(matrix):rangein=\(range):matrix=gbr:range=full:dither=none,format=gbrp16le"
+                : "format=gbrp16le,zscale=matrixin=gbr:rangein=full:matrix=\(matrix):range=\(range):dither=none"
+        }
         var options = ["flags=accurate_rnd+full_chroma_int+full_chroma_inp"]
         if let matrix = scalerMatrix(colour.matrix) { options.append("\(direction)_color_matrix=\(matrix)") }
         if colour.isSpecified || !colour.fullRange { options.append("\(direction)_range=\(colour.fullRange ? "full" : "limited")") }
         return "scale=" + options.joined(separator: ":")
+    }
+
+    /// zimg's name for a matrix code point. Unspecified (and reserved) is BT.601, as swscale
+    /// takes it; BT.2020 constant luminance and the rest go to swscale.
+    static func zimgMatrix(_ code: Int) -> String? {
+        switch code {
+        case 1: "709"
+        case 2, 3: "170m"
+        case 4: "fcc"
+        case 5: "470bg"
+        case 6: "170m"
+        case 7: "smpte2400m"
+        case 9: "2020_ncl"
+        default: nil
+        }
+    }
+
+    /// Whether an ffmpeg pixel format is YCbCr (not RGB, planar GBR or grey).
+    public static func isYCbCr(pixelFormat name: String) -> Bool {
+        !["rgb", "bgr", "gbr", "argb", "abgr", "rgba", "bgra", "x2rgb", "x2bgr", "gray", "ya", "0rgb", "0bgr", "pal8", "mono"]
+            .contains { name.hasPrefix($0) }
     }
 
     /// swscale's name for a matrix code point, when it has one.

@@ -107,7 +107,11 @@ public struct ExportSettings: Sendable, Equatable {
         // into their bitstream, not the stream's.
         let tags =
             "setparams=color_primaries=\(colour.primariesName):color_trc=\(colour.transferName):colorspace=\(colour.matrixName):range=\(colour.fullRange ? "pc" : "tv")"
-        var args = ["-vf", FFmpegFrameDecoder.scaleFilter(colour: colour, direction: "out") + "," + tags, "-pix_fmt", outputPixelFormat]
+        let deepRGB = inputBitDepth > 8 && FFmpegFrameDecoder.isYCbCr(pixelFormat: outputPixelFormat)
+        var args = [
+            "-vf", FFmpegFrameDecoder.scaleFilter(colour: colour, direction: "out", deepRGB: deepRGB) + "," + tags, "-pix_fmt",
+            outputPixelFormat,
+        ]
         switch codec {
         case .png, .png16: args += ["-c:v", "png"]
         case .prores: args += ["-c:v", "prores_ks", "-profile:v", "3", "-vendor", "apl0"]
