@@ -48,7 +48,7 @@ extension CinematicDocument {
         }
         let plan: RenderPlan
         do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(fNumber: fNumber)) } catch {
-            throw .frameUnreadable(frame: n, cause: error)
+            throw .planning(error, frame: n)
         }
         let image: PixelImage
         do { image = try plan.render(picture: try movie.picture(n), sourceFrame: n, renderer: BokehRenderer(quality: quality)) } catch {
@@ -79,7 +79,7 @@ extension CinematicDocument {
         }
         let plan: RenderPlan
         do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(range: range)) } catch {
-            throw .frameUnreadable(frame: -1, cause: error)
+            throw .planning(error, frame: -1)
         }
         var configuration = CinematicWriterConfiguration(
             video: .encoded(.png, width: width, height: height, rate: grid.rate), disparity: nil, writesMetadata: false)
@@ -110,7 +110,8 @@ extension CinematicDocument {
         var done = 0
         for k in plan.outputFrames {
             if Task.isCancelled { throw .cancelled }
-            let n = plan.sourceFrame(ofOutput: k)
+            let n: Int
+            do { n = try plan.sourceFrame(ofOutput: k) } catch { throw .render(error) }
             let frame: PixelImage
             do { frame = try plan.render(picture: try plan.movie.picture(n), sourceFrame: n, renderer: renderer) } catch {
                 throw .frameUnreadable(frame: n, cause: error)

@@ -1,6 +1,7 @@
 import CinepackEDL
 import CinepackEditor
 import CinepackFormat
+import CinepackRender
 import CinepackTime
 
 /// Why a `CinematicDocument` refused a request. Every case carries what a user interface needs to
@@ -53,6 +54,8 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case cannotDecodePicture(codec: String)
     /// Reading a frame's picture, depth or metadata failed (frame -1: not one frame's fault).
     case frameUnreadable(frame: Int, cause: FormatError)
+    /// The render cannot be planned as asked (a range without frames, a frame outside the program).
+    case render(RenderPlanError)
     /// Writing an output file failed; nothing is left under its name.
     case writeFailed(path: String, cause: any Error & Sendable)
     /// The task was cancelled; nothing was written.
@@ -77,6 +80,7 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .timeline(let cause): cause
         case .invalidEdits(let cause): cause
         case .frameUnreadable(_, let cause): cause
+        case .render(let cause): cause
         default: nil
         }
     }
@@ -119,6 +123,7 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .cannotDecodePicture(let codec):
             "pictures in '\(codec)' cannot be decoded by the library (PNG and raw can)"
         case .frameUnreadable(_, let cause): "\(cause)"
+        case .render(let cause): "\(cause)"
         case .writeFailed(let path, let cause): "cannot write \(path): \(cause)"
         case .cancelled: "cancelled; nothing written"
         }
@@ -126,4 +131,12 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
 
     /// `1.500s (frame 45)`: how a snapped time is named in messages.
     static func when(_ t: SnappedTime) -> String { "\(t.time.formattedSeconds()) (frame \(t.frame))" }
+}
+
+extension DocumentError {
+    /// A render plan's refusal: unreadable input stays `.frameUnreadable` (of `frame`), the rest is `.render`.
+    static func planning(_ error: RenderPlanError, frame: Int) -> DocumentError {
+        if case .format(let cause) = error { return .frameUnreadable(frame: frame, cause: cause) }
+        return .render(error)
+    }
 }

@@ -65,12 +65,18 @@ public struct RenderPlan: Sendable {
         }
     }
 
-    public init(edits: MovieEdits, options: Options = .init()) throws(FormatError) {
+    public init(edits: MovieEdits, options: Options = .init()) throws(RenderPlanError) {
         try self.init(movie: edits.movie, edl: edits.edl, options: options)
     }
 
     /// A plan for `movie` with edits `edl` (which need not be stored yet).
-    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(FormatError) {
+    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(RenderPlanError) {
+        do { try self.init(planning: movie, edl: edl, options: options) } catch let error as RenderPlanError { throw error } catch {
+            throw .format(FormatError.from(error, file: movie.path))
+        }
+    }
+
+    private init(planning movie: CinematicMovie, edl: EditDecisionList, options: Options) throws {
         self.movie = movie
         let capture = try CaptureTimeline(movie: movie)
         script = FocusScript(capture: capture, edl: edl)
@@ -99,11 +105,9 @@ public struct RenderPlan: Sendable {
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
-            do { resolved = try range.resolve(on: timeline.outputGrid) } catch { throw FormatError("--range: \(error)") }
+            do { resolved = try range.resolve(on: timeline.outputGrid) } catch { throw RenderPlanError.badRange(range, cause: error) }
             let start = max(0, resolved.start.frame), end = min(total, resolved.end.frame)
-            guard start < end else {
-                throw FormatError("--range \(range) holds no frames of the program (0s…\(timeline.outputDuration.formattedSeconds()))")
-            }
+            guard start < end else { throw RenderPlanError.emptyRange(range, programDuration: timeline.outputDuration) }
             outputFrames = start..<end
         } else {
             outputFrames = 0..<total
@@ -148,9 +152,13 @@ public struct RenderPlan: Sendable {
             && audio.segments.first?.sourceEnd == timeline.sourceGrid.time(ofFrame: Int64(movie.frameCount))
     }
 
-    /// The source frame program frame `k` shows.
-    public func sourceFrame(ofOutput k: Int64) -> Int {
-        Int(timeline.sourceFrame(ofOutputFrame: k) ?? 0)
+    /// The source frame program frame `k` shows; a frame outside the program is an error, never
+    /// some other frame.
+    public func sourceFrame(ofOutput k: Int64) throws(RenderPlanError) -> Int {
+        guard let n = timeline.sourceFrame(ofOutputFrame: k) else {
+            throw .outOfRange(frame: k, program: 0..<timeline.outputFrameCount)
+        }
+        return Int(n)
     }
 
     public func focusDisparity(sourceFrame n: Int) -> Float {
@@ -162,8 +170,8 @@ public struct RenderPlan: Sendable {
     /// frame it shows, or with `.blend` the two frames around its source time, weighted by
     /// nearness (only when both are kept in the program). The first is the frame whose disparity
     /// and focus the render uses.
-    public func sourceSamples(ofOutput k: Int64) -> [(frame: Int, weight: Float)] {
-        let n = sourceFrame(ofOutput: k)
+    public func sourceSamples(ofOutput k: Int64) throws(RenderPlanError) -> [(frame: Int, weight: Float)] {
+        let n = try sourceFrame(ofOutput: k)
         guard frameSampling == .blend, let t = timeline.sourceTime(ofOutput: timeline.outputGrid.time(ofFrame: k)) else {
             return [(n, 1)]
         }

@@ -138,7 +138,7 @@ extension CLIErrors {
         case .noSuchDecision: "\(file): \(error) (see `cinepack decisions`)"
         case .nothingToUndo, .nothingToRedo, .noTrackIDLeft, .timeline: "\(file): \(error)"
         case .badTime(let requested, let cause): "\(requested): \(cause)"
-        default: "\(error)"
+        default: CLIWording.rewrite("\(error)", for: error)
         }
     }
 }

@@ -105,12 +105,14 @@ struct RenderCommand: ParsableCommand {
         let movie = edits.movie
         let decoder = try PictureDecoder(movie: movie)
         let source = decoder.format
-        var plan = try RenderPlan(
-            edits: edits,
-            options: .init(
-                fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
-                overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
-                frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look))
+        var plan = try CLIErrors.reporting { () throws(RenderPlanError) in
+            try RenderPlan(
+                edits: edits,
+                options: .init(
+                    fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
+                    overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
+                    frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look))
+        }
         var renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
         renderer.look = plan.look
 
@@ -178,7 +180,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         report(
-            frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil,
+            frames: done, first: try plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil,
             codec: chosen.rawValue, part: part)
     }
 
@@ -218,7 +220,7 @@ struct RenderCommand: ParsableCommand {
         try FramePipeline.run(
             count: total,
             read: { i -> ([(PixelImage, Float)], DisparityMap, Int) in
-                let samples = plan.sourceSamples(ofOutput: first + Int64(i))
+                let samples = try plan.sourceSamples(ofOutput: first + Int64(i))
                 // Decoded in frame order: the decoder streams forward.
                 var decoded: [Int: PixelImage] = [:]
                 for n in samples.map(\.frame).sorted() { decoded[n] = try decoder.picture(n) }
