@@ -60,6 +60,10 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case writeFailed(path: String, cause: any Error & Sendable)
     /// The task was cancelled; nothing was written.
     case cancelled
+    /// An EDL sidecar that cannot be read (missing, a folder, no permission).
+    case sidecarUnreadable(path: String)
+    /// An EDL made for other media: its binding (nil: none) and this movie's.
+    case boundToOtherMedia(edl: MediaBinding?, movie: MediaBinding)
 
     /// A subject at one frame, as the errors and `subjects(at:)` list it.
     public struct Subject: Sendable, Equatable, CustomStringConvertible {
@@ -126,6 +130,9 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .render(let cause): "\(cause)"
         case .writeFailed(let path, let cause): "cannot write \(path): \(cause)"
         case .cancelled: "cancelled; nothing written"
+        case .sidecarUnreadable(let path): "\(path): cannot read the file"
+        case .boundToOtherMedia(let theirs, let ours):
+            "the EDL was made for other media (\(theirs.map(\.description) ?? "-")); this movie has \(ours); nothing changed"
         }
     }
 

@@ -31,7 +31,8 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Sizes to measure, e.g. 1280x720,1920x1080.") var sizes: String = "1280x720,1920x1080"
         @Option(help: "Qualities to measure: preview, export or both, comma-separated.") var quality: String = "preview,export"
         @Option(help: "Seconds of demo clip for the whole-process comparison (0 skips it).") var clipSeconds: Double = 2
-        @Flag(help: "Print the results as JSON.") var json = false
+        @OptionGroup var jsonOutput: JSONOption
+        var json: Bool { jsonOutput.json }
 
         func validate() throws {
             guard (1...1000).contains(frames) else { throw ValidationError("--frames must be 1…1000 (got \(frames))") }

@@ -138,6 +138,8 @@ extension CLIErrors {
         case .noSuchDecision: "\(file): \(error) (see `cinepack decisions`)"
         case .nothingToUndo, .nothingToRedo, .noTrackIDLeft, .timeline: "\(file): \(error)"
         case .badTime(let requested, let cause): "\(requested): \(cause)"
+        // The writer's own words (the output rules name the file already).
+        case .writeFailed(_, let cause): CLIWording.rewrite("\(cause)", for: cause)
         default: CLIWording.rewrite("\(error)", for: error)
         }
     }

@@ -71,7 +71,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
     @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §5)") var lens: LensLookOptions
     @OptionGroup var overwrite: OverwriteOption
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
     func validate() throws {
