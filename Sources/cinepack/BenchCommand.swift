@@ -105,7 +105,7 @@ struct BenchCommand: ParsableCommand {
         /// `cinepack render` of a demo clip against ffmpeg decoding, blurring and encoding it as PNG:
         /// wall times (median of three, runs alternating) and their ratio per quality.
         func wholeProcess(size: String, qualities: [RenderQuality]) throws -> [(String, InspectValue)] {
-            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            let ffmpeg = try FFmpegTool.require("the render benchmark's peer")
             let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinepack-bench-\(getpid())").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -159,7 +159,7 @@ struct BenchCommand: ParsableCommand {
 
         /// Median-free total: ffmpeg's wall time for N frames minus its time for one, per frame.
         func gblurMilliseconds(_ pictures: [PixelImage]) throws -> Double {
-            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            let ffmpeg = try FFmpegTool.require("the render benchmark's peer")
             func time(_ count: Int) throws -> Double {
                 let process = Process()
                 let pipe = Pipe()

@@ -46,6 +46,14 @@ enum CLIWording {
             case .format(let format): replacements(for: format)
             default: []
             }
+        case let error as EncoderError:
+            switch error {
+            case .ffmpegUnavailable(.notInstalled(_, let chosen), let codec):
+                // The library names the codec; the command line names the option that chose it.
+                [(error.description, FFmpegError.notInstalled(why: "--codec \(codec.rawValue)", chosen: chosen).description)]
+            case .output(let output): replacements(for: output)
+            default: []
+            }
         case let error as RenderPlanError:
             if case .format(let format) = error { replacements(for: format) } else { [] }
         default: []

@@ -168,7 +168,7 @@ struct RenderCommand: ParsableCommand {
         } else {
             let encoder = try FFmpegEncoder(
                 target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
-                rate: rate, audio: withAudio ? encoderAudio(plan) : nil,
+                rate: rate, audio: withAudio ? EncoderAudio(programOf: plan) : nil,
                 finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
             do {
                 try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
@@ -197,17 +197,6 @@ struct RenderCommand: ParsableCommand {
             return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: farm.codec.rawValue), shard: nil)
         }
         return nil
-    }
-
-    /// The source's audio as the program plays it, for the ffmpeg encoder (the pictures are its
-    /// input 0): a plain copy when the program is the whole clip unedited, else the source cut and
-    /// retimed by `ProgramAudio`'s filter graph (the same cut `ProgramAudioTrack` makes for PNG).
-    func encoderAudio(_ plan: RenderPlan) -> EncoderAudio? {
-        guard let track = plan.movie.audio else { return nil }
-        if plan.playsSourceAudioUnchanged { return EncoderAudio(path: file, filter: nil) }
-        let audio = ProgramAudio(timeline: plan.timeline, frames: plan.outputFrames)
-        let rate = Int(track.audio?.sampleRate ?? 0) > 0 ? Int(track.audio!.sampleRate) : Int(track.timescale)
-        return EncoderAudio(path: file, filter: audio.ffmpegFilter(input: "1:a:0", sampleRate: rate, output: "aout"))
     }
 
     /// Every output frame of the plan through `write`, in order: decoding the next frame and
