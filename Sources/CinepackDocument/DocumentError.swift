@@ -58,6 +58,9 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case render(RenderPlanError)
     /// Writing an output file failed; nothing is left under its name.
     case writeFailed(path: String, cause: any Error & Sendable)
+    /// An export refused its settings or failed while encoding (e.g. an ffmpeg codec without
+    /// ffmpeg, rate control in a farm part); nothing is left under `path`.
+    case exportFailed(path: String, cause: any Error & Sendable)
     /// The task was cancelled; nothing was written.
     case cancelled
     /// An EDL sidecar that cannot be read (missing, a folder, no permission).
@@ -79,7 +82,7 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     /// The lower layer's error this one wraps, if any.
     public var underlying: (any Error)? {
         switch self {
-        case .unreadable(_, let cause), .saveFailed(_, let cause), .writeFailed(_, let cause): cause
+        case .unreadable(_, let cause), .saveFailed(_, let cause), .writeFailed(_, let cause), .exportFailed(_, let cause): cause
         case .badTime(_, let cause): cause
         case .timeline(let cause): cause
         case .invalidEdits(let cause): cause
@@ -129,6 +132,7 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .frameUnreadable(_, let cause): "\(cause)"
         case .render(let cause): "\(cause)"
         case .writeFailed(let path, let cause): "cannot write \(path): \(cause)"
+        case .exportFailed(_, let cause): "\(cause)"
         case .cancelled: "cancelled; nothing written"
         case .sidecarUnreadable(let path): "\(path): cannot read the file"
         case .boundToOtherMedia(let theirs, let ours):

@@ -106,7 +106,7 @@ struct RenderCommand: ParsableCommand {
         let movie = edits.movie
         let decoder = try PictureDecoder(movie: movie)
         let source = decoder.format
-        var plan = try CLIErrors.reporting { () throws(RenderPlanError) in
+        let plan = try CLIErrors.reporting { () throws(RenderPlanError) in
             try RenderPlan(
                 edits: edits,
                 options: .init(
@@ -125,106 +125,32 @@ struct RenderCommand: ParsableCommand {
             report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n), codec: "png")
             return
         }
-        guard let rate = movie.frameRate else { throw CLIErrors.failure("\(file): frames are not evenly spaced") }
-        let (chosen, reason) = ExportCodec.choose(requested: codec.flatMap(ExportCodec.init(rawValue:)), output: output, source: source)
-        if let reason { CLIErrors.note("note: \(reason)") }
-        let settings = try ExportSettings(
-            codec: chosen, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt, colour: source.colour,
-            inputBitDepth: plan.outputBitDepth)
-        try settings.check(width: movie.width, height: movie.height)
-        let farm = try FarmRender(
-            edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!,
-            extraSettings: ["look=\(lens.look)", "frame-sampling=\(frameSampling)", "overlay=\(overlay ?? "none")"])
-        let part = try partRecord(farm)
-        if let part { plan = plan.restricted(to: part.frames) }
-        // Farm parts carry no audio: concat adds the program's audio once.
-        let withAudio = part == nil
-        var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
-        var done = 0
-        if chosen.isBuiltIn {
-            let depth = chosen == .png16 ? 16 : 8
-            let audio = withAudio ? try ProgramAudioTrack.make(plan, besides: output) : nil
-            defer { audio?.remove() }
-            var configuration = CinematicWriterConfiguration(
-                video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
-                audio: audio?.track)
-            configuration.isCinematic = false
-            configuration.pictureColour = settings.outputColour.isSpecified || source.colour.isSpecified ? settings.outputColour : nil
-            // An intermediate: encoding speed matters more than the last few per cent of size.
-            configuration.compressionLevel = 1
-            configuration.pictureFilter = .sub
-            configuration.userData = part.map { [$0.serialized()] } ?? []
-            let writer = try CinematicWriter(target: target, configuration: configuration)
-            do {
-                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
-                    let picture = frame.bitDepth == depth ? frame : try frame.converted(toBitDepth: depth)
-                    try writer.append(picture: .image(picture), disparity: nil, metadata: nil)
-                }
-                try writer.finish()
-            } catch {
-                writer.cancel()
-                throw error
-            }
-        } else {
-            let encoder = try FFmpegEncoder(
-                target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
-                rate: rate, audio: withAudio ? EncoderAudio(programOf: plan) : nil,
-                finishing: part.map { record in { try UserDataAppender.append(record.serialized(), toFileAt: $0) } })
-            do {
-                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
-                    try encoder.write(frame)
-                }
-                try encoder.finish()
-            } catch {
-                encoder.abandon()
-                throw error
-            }
+        let requested = codec.flatMap(ExportCodec.init(rawValue:))
+        // Said before the work starts (and before any refusal of the settings the choice brings).
+        if let reason = ExportCodec.choose(requested: requested, output: output, source: source).reason {
+            CLIErrors.note("note: \(reason)")
         }
+        let export = try MovieExport(
+            edits: edits, plan: plan, decoder: decoder, target: target,
+            options: .init(
+                codec: requested, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt,
+                quality: RenderQuality(rawValue: quality)!,
+                part: try part(),
+                extraSettings: ["look=\(lens.look)", "frame-sampling=\(frameSampling)", "overlay=\(overlay ?? "none")"]))
+        var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
+        let done = try export.run(progress: { progress.update($0, of: $1) })
         report(
-            frames: done, first: try plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil,
-            codec: chosen.rawValue, part: part)
+            frames: done, first: try export.plan.sourceFrame(ofOutput: export.plan.outputFrames.lowerBound), time: nil,
+            plan: export.plan, focus: nil, codec: export.codec.rawValue, part: export.part)
     }
 
-    /// The record of the farm part `--shard` or `--frames` asks for; nil for a whole render.
-    func partRecord(_ farm: FarmRender) throws -> RenderPartRecord? {
-        guard shard != nil || frames != nil else { return nil }
-        try farm.checkPartable()
+    /// The farm part `--shard` or `--frames` asks for; nil for a whole render.
+    func part() throws -> MovieExport.Part? {
         if let shard {
             let (k, n) = try ShardPlan.parseShard(shard)
-            return farm.record(frames: try farm.shards.shard(k, of: n), shard: (k, n))
+            return .shard(index: k, count: n)
         }
-        if let frames {
-            return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: farm.codec.rawValue), shard: nil)
-        }
-        return nil
-    }
-
-    /// Every output frame of the plan through `write`, in order: decoding the next frame and
-    /// writing the previous one overlap the render of this one (`FramePipeline`).
-    func renderFrames(
-        _ plan: RenderPlan, _ renderer: BokehRenderer, _ decoder: PictureDecoder, done: inout Int,
-        progress: inout ProgressReporter, write: @escaping (PixelImage) throws -> Void
-    ) throws {
-        let first = plan.outputFrames.lowerBound
-        let total = plan.outputFrames.count
-        try FramePipeline.run(
-            count: total,
-            read: { i -> ([(PixelImage, Float)], DisparityMap, Int) in
-                let samples = try plan.sourceSamples(ofOutput: first + Int64(i))
-                // Decoded in frame order: the decoder streams forward.
-                var decoded: [Int: PixelImage] = [:]
-                for n in samples.map(\.frame).sorted() { decoded[n] = try decoder.picture(n) }
-                let pictures = samples.map { (decoded[$0.frame]!, $0.weight) }
-                return (pictures, try plan.movie.disparityMap(samples[0].frame), samples[0].frame)
-            },
-            render: { _, input in
-                plan.render(pictures: input.0, disparity: input.1, sourceFrame: input.2, renderer: renderer)
-            },
-            write: write,
-            rendered: { n in
-                done = n
-                progress.update(n, of: total)
-            })
+        return try frames.map { .frames(try ShardPlan.parseFrames($0)) }
     }
 
     func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?, codec: String, part: RenderPartRecord? = nil) {

@@ -52,3 +52,11 @@ public enum EncoderError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension EncoderError {
+    /// The output rule's refusal, when that is what stopped the encode.
+    public var outputRefusal: OutputError? {
+        if case .output(let error) = self { return error }
+        return nil
+    }
+}
