@@ -17,15 +17,6 @@ public struct ExportResult: Sendable {
     public var plan: RenderPlan
 }
 
-/// Set once when the task running an export is cancelled; read by the export's worker threads,
-/// where `Task.isCancelled` does not see the task.
-private final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}
-
 /// One frame rendered with the document's focus and aperture.
 public struct RenderedFrame: Sendable {
     /// 8-bit sRGB RGB.
@@ -118,14 +109,9 @@ extension CinematicDocument {
         options.source = decoder.format
         let plan: RenderPlan
         do { plan = try RenderPlan(movie: movie, edl: edl, options: options) } catch { throw .planning(error, frame: -1) }
-        let cancelled = CancellationFlag()
         do {
             let export = try MovieExport(edits: edits, plan: plan, decoder: decoder, target: target, options: exportOptions)
-            let frames = try await withTaskCancellationHandler {
-                try export.run(progress: progress, isCancelled: { cancelled.isSet })
-            } onCancel: {
-                cancelled.set()
-            }
+            let frames = try await CancellationFlag.running { isCancelled in try export.run(progress: progress, isCancelled: isCancelled) }
             return ExportResult(frames: frames, codec: export.codec, codecNote: export.codecNote, part: export.part, plan: export.plan)
         } catch is CancellationError {
             throw .cancelled
