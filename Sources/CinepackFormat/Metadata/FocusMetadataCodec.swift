@@ -11,15 +11,15 @@ import CinepackContainer
 ///   decision payload is written as 20 bytes (value 2 = y), and a shorter one is refused.
 /// - NaN in a disparity field means "unknown" and is kept; ±infinity there, and NaN or infinity
 ///   anywhere else (rects, confidence, points, fixed disparities, progress, f-number), is refused.
-package enum FocusMetadataCodec {
+public enum FocusMetadataCodec {
     /// The detections count is a u16, so this is also the most a sample can carry.
-    package static let maxDetections = Int(UInt16.max)
+    public static let maxDetections = Int(UInt16.max)
     /// Bytes of one detection record (§6.2).
-    package static let detectionRecordSize = 40
-    package static let focusPayloadSize = 20
-    package static let decisionPayloadSize = 16
+    public static let detectionRecordSize = 40
+    public static let focusPayloadSize = 20
+    public static let decisionPayloadSize = 16
     /// A point decision carries its y after the 16 bytes of §6.4.
-    package static let pointDecisionPayloadSize = 20
+    public static let pointDecisionPayloadSize = 20
 
     // MARK: Encoding
 
@@ -29,7 +29,7 @@ package enum FocusMetadataCodec {
     /// Writes the values as they are: a writer calls `validate` first so that it never produces a
     /// sample `decode` refuses (id 0, non-finite rects …). The count is a u16, so detections past
     /// the 65535th are not written; `validate` reports that case too.
-    package static func encode(_ frame: FrameMetadata) -> [UInt8] {
+    public static func encode(_ frame: FrameMetadata) -> [UInt8] {
         let detections = frame.detections.prefix(maxDetections)
         var w = ByteWriter(capacity: 8 + 4 + detections.count * detectionRecordSize + 28 + 24 + 12 + 12)
         item(.detections, in: &w) { w in
@@ -90,7 +90,7 @@ package enum FocusMetadataCodec {
     /// Refuses a frame `decode` would refuse once written: more than 65535 detections, detection or
     /// target id 0, non-finite rects, confidences, points or fixed disparities, infinite
     /// disparities, progress outside 0…1, a non-positive f-number. `frameIndex` names the frame.
-    package static func validate(_ frame: FrameMetadata, frameIndex: Int? = nil) throws(ContainerError) {
+    public static func validate(_ frame: FrameMetadata, frameIndex: Int? = nil) throws(ContainerError) {
         let prefix = frameIndex.map { "cannot write frame \($0): " } ?? "cannot write frame: "
         func refuse(_ message: String, _ clause: String) -> ContainerError { .malformed(prefix + message, clause: clause) }
         guard frame.detections.count <= maxDetections else {
@@ -147,7 +147,7 @@ package enum FocusMetadataCodec {
 
     /// `decode` with the track's keys as local id → key name (names this reader does not know are
     /// skipped like unknown local ids).
-    package static func decode(
+    public static func decode(
         _ sample: [UInt8], keys: [UInt32: String], sampleIndex: Int, fileOffset: Int64? = nil
     )
         throws(ContainerError) -> FrameMetadata
@@ -159,7 +159,7 @@ package enum FocusMetadataCodec {
     /// skipped); `sampleIndex` (0-based, = video frame) and `fileOffset` (where the sample starts
     /// in the file, when known) only serve error messages, which name the sample, the item, the
     /// byte offset inside the sample and the spec clause.
-    package static func decode(
+    public static func decode(
         _ sample: [UInt8], keys: FocusMetadataKeyMap, sampleIndex: Int, fileOffset: Int64? = nil
     )
         throws(ContainerError) -> FrameMetadata

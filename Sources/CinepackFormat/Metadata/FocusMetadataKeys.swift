@@ -5,17 +5,17 @@ import CinepackContainer
 
 extension Clause {
     /// spec/format.md clauses cited by the metadata layer.
-    package static let focusMetadataKeys = "spec/format.md §6.1"
-    package static let focusMetadataSample = "spec/format.md §6.2"
-    package static let focusPayload = "spec/format.md §6.3"
-    package static let decisionPayload = "spec/format.md §6.4"
-    package static let scenePayload = "spec/format.md §6.5"
-    package static let movieParameters = "spec/format.md §7"
+    public static let focusMetadataKeys = "spec/format.md §6.1"
+    public static let focusMetadataSample = "spec/format.md §6.2"
+    public static let focusPayload = "spec/format.md §6.3"
+    public static let decisionPayload = "spec/format.md §6.4"
+    public static let scenePayload = "spec/format.md §6.5"
+    public static let movieParameters = "spec/format.md §7"
 }
 
 /// A key of the focus-metadata track. Declaration order is the table order of §6.1, which is also
 /// the order items are written in a sample and the order writers assign local ids.
-package enum FocusMetadataKey: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+public enum FocusMetadataKey: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     case detections = "org.cinepack.detections"
     case focus = "org.cinepack.focus"
     case decision = "org.cinepack.decision"
@@ -23,11 +23,11 @@ package enum FocusMetadataKey: String, CaseIterable, Sendable, Hashable, CustomS
     case scene = "org.cinepack.scene"
 
     /// The key's name in the `mdta` namespace.
-    package var name: String { rawValue }
-    package var description: String { rawValue }
+    public var name: String { rawValue }
+    public var description: String { rawValue }
 
     /// QTFF well-known data type: 0 raw, 23 big-endian f32, 77 big-endian u32.
-    package var wellKnownType: UInt32 {
+    public var wellKnownType: UInt32 {
         switch self {
         case .detections, .focus, .decision: 0
         case .fNumber: 23
@@ -36,7 +36,7 @@ package enum FocusMetadataKey: String, CaseIterable, Sendable, Hashable, CustomS
     }
 
     /// The local id a cinepack writer gives this key: table order, from 1.
-    package var writerLocalID: UInt32 {
+    public var writerLocalID: UInt32 {
         switch self {
         case .detections: 1
         case .focus: 2
@@ -47,47 +47,47 @@ package enum FocusMetadataKey: String, CaseIterable, Sendable, Hashable, CustomS
     }
 
     /// Keys every sample must carry (§6.2).
-    package var isRequired: Bool { self == .detections || self == .focus }
+    public var isRequired: Bool { self == .detections || self == .focus }
 
-    package init?(name: String) { self.init(rawValue: name) }
+    public init?(name: String) { self.init(rawValue: name) }
 }
 
 /// Which local id names which key, for one track. Readers look keys up by name (§6.1), so this map
 /// is built from the file's own `keys` box rather than assumed.
-package struct FocusMetadataKeyMap: Sendable, Equatable {
+public struct FocusMetadataKeyMap: Sendable, Equatable {
     /// Local id → key, for the keys this implementation knows. Other keys are left out: their
     /// items are skipped on decode.
-    package private(set) var keysByLocalID: [UInt32: FocusMetadataKey]
+    public private(set) var keysByLocalID: [UInt32: FocusMetadataKey]
 
-    package init(_ keysByLocalID: [UInt32: FocusMetadataKey]) { self.keysByLocalID = keysByLocalID }
+    public init(_ keysByLocalID: [UInt32: FocusMetadataKey]) { self.keysByLocalID = keysByLocalID }
 
     /// Local id → key name, as a reader that kept names would have them. Unknown names are dropped.
-    package init(names: [UInt32: String]) {
+    public init(names: [UInt32: String]) {
         keysByLocalID = names.compactMapValues { FocusMetadataKey(name: $0) }
     }
 
     /// The map a cinepack writer uses: local ids 1…5 in table order.
-    package static let writer = FocusMetadataKeyMap(
+    public static let writer = FocusMetadataKeyMap(
         Dictionary(uniqueKeysWithValues: FocusMetadataKey.allCases.map { ($0.writerLocalID, $0) }))
 
-    package subscript(localID: UInt32) -> FocusMetadataKey? { keysByLocalID[localID] }
+    public subscript(localID: UInt32) -> FocusMetadataKey? { keysByLocalID[localID] }
 
-    package func localID(of key: FocusMetadataKey) -> UInt32? { keysByLocalID.first { $0.value == key }?.key }
+    public func localID(of key: FocusMetadataKey) -> UInt32? { keysByLocalID.first { $0.value == key }?.key }
 
     /// Whether the track declares the keys every sample carries (detections and focus), which is
     /// what makes a `mebx` track a cinepack focus-metadata track (§3).
-    package var hasRequiredKeys: Bool { FocusMetadataKey.allCases.filter(\.isRequired).allSatisfy { localID(of: $0) != nil } }
+    public var hasRequiredKeys: Bool { FocusMetadataKey.allCases.filter(\.isRequired).allSatisfy { localID(of: $0) != nil } }
 
     /// From the keys a parsed track declares (`Track.metadataKeys`). Keys outside the `mdta`
     /// namespace or with names we do not know are ignored (forward compatibility). A known key
     /// declared twice, at a reserved local id, or with a different well-known type is an error:
     /// its payloads could not be read safely.
-    package init(keys: [TimedMetadataKey]) throws(ContainerError) {
+    public init(keys: [TimedMetadataKey]) throws(ContainerError) {
         try self.init(declarations: keys.map { ($0.localID, $0.namespace, $0.key, $0.dataType) })
     }
 
     /// From a parsed `mebx` sample-entry box (its `keys` child holds one box per local id).
-    package init(sampleEntry mebx: Box) throws(ContainerError) {
+    public init(sampleEntry mebx: Box) throws(ContainerError) {
         guard mebx.type == "mebx" else {
             throw .malformed(
                 "sample entry is '\(mebx.type)', not 'mebx'", offset: mebx.header.offset, path: mebx.path,
@@ -132,11 +132,11 @@ package struct FocusMetadataKeyMap: Sendable, Equatable {
 }
 
 /// The `mebx` sample entry of the focus-metadata track.
-package enum FocusMetadataKeys {
+public enum FocusMetadataKeys {
     /// The whole `mebx` box (QTFF "Timed metadata sample descriptions"): 6 reserved bytes, data
     /// reference index 1, then `keys` with one box per key, typed by its local id, holding `keyd`
     /// (namespace `mdta` + name) and `dtyp` (namespace 0 + well-known type).
-    package static func mebxSampleEntry(keys: [FocusMetadataKey] = FocusMetadataKey.allCases) -> [UInt8] {
+    public static func mebxSampleEntry(keys: [FocusMetadataKey] = FocusMetadataKey.allCases) -> [UInt8] {
         var w = ByteWriter()
         w.box("mebx") { w in
             w.zeros(6)
