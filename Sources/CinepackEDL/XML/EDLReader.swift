@@ -7,7 +7,7 @@ extension EditDecisionList {
     /// the RELAX NG schema, then the rules of §10–§11. `source` names the input in messages
     /// (`source:line:column: message`). Stops at the first problem. A list it returns passes
     /// `validate()`, and `xmlData()` writes it back in canonical form.
-    package static func parse(_ data: [UInt8], source: String) throws(EDLError) -> EditDecisionList {
+    public static func parse(_ data: [UInt8], source: String) throws(EDLError) -> EditDecisionList {
         let sink = XMLDiagnosticSink()
         return try SafeXML.withCapturedErrors(sink) { () throws(EDLError) -> EditDecisionList in
             let document = try SafeXML.parse(data, source: source)

@@ -9,7 +9,7 @@ extension EditDecisionList {
     ///
     /// The writer does not check the list: one that breaks spec/edl.md §11 (see `validate()`) gives
     /// a document the reader refuses, never a trap.
-    package func xmlData() -> [UInt8] {
+    public func xmlData() -> [UInt8] {
         var out = EDLTextOutput()
         out.line(0, #"<?xml version="1.0" encoding="UTF-8"?>"#)
         write(into: &out, indent: 0, isRoot: true)
