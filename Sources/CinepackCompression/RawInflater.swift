@@ -2,13 +2,13 @@ import CZlib
 
 /// Streaming inflate of a raw deflate stream (a ZIP member): the caller feeds compressed bytes
 /// as it reads them and takes the output in pieces, so a large member never sits in memory whole.
-public final class RawInflater {
+package final class RawInflater {
     private var stream = z_stream()
     /// Compressed bytes not yet consumed; owned here so `next_in` stays valid between calls.
     private var input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 0)
-    public private(set) var finished = false
+    package private(set) var finished = false
 
-    public init() throws(CompressionError) {
+    package init() throws(CompressionError) {
         guard cinepack_inflateInit2(&stream, -15) == Z_OK else { throw CompressionError("inflateInit2 failed") }
     }
 
@@ -19,7 +19,7 @@ public final class RawInflater {
 
     /// Produces exactly `count` bytes, calling `more()` for compressed input when needed
     /// (`more()` returns an empty array at the end of the input).
-    public func read(_ count: Int, more: () throws -> [UInt8]) throws -> [UInt8] {
+    package func read(_ count: Int, more: () throws -> [UInt8]) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: count)
         var produced = 0
         while produced < count {

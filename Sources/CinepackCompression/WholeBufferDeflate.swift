@@ -4,10 +4,10 @@ import CLibDeflate
 /// interface when the whole input is in memory and the output size is known (PNG image data, one
 /// frame at a time). Streams stay with `Zlib`. On any failure the caller falls back to `Zlib`,
 /// whose messages say what is wrong.
-public enum WholeBufferDeflate {
+package enum WholeBufferDeflate {
     /// Inflates a complete zlib stream that must produce exactly `size` bytes; nil when it is
     /// corrupt, shorter or longer (let `Zlib.inflate` say why).
-    public static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
+    package static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
         guard size >= 0, let decompressor = libdeflate_alloc_decompressor() else { return nil }
         defer { libdeflate_free_decompressor(decompressor) }
         var ok = false
@@ -25,7 +25,7 @@ public enum WholeBufferDeflate {
 
     /// Compresses `input` as one zlib stream at `level` (zlib's 0…9 scale, −1 = 6; libdeflate
     /// compresses as well or better at each). Nil only if libdeflate cannot allocate.
-    public static func deflate(_ input: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
+    package static func deflate(_ input: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
         let effort = level < 0 ? 6 : min(Int32(12), level)
         guard let compressor = libdeflate_alloc_compressor(effort) else { return nil }
         defer { libdeflate_free_compressor(compressor) }

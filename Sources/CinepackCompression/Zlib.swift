@@ -1,24 +1,24 @@
 import CZlib
 
 /// Errors from the zlib layer. A struct with static members so new cases do not break callers.
-public struct CompressionError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct CompressionError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 
-    public static func corrupt(_ detail: String) -> CompressionError {
+    package static func corrupt(_ detail: String) -> CompressionError {
         CompressionError("corrupt zlib stream: \(detail)")
     }
-    public static func tooLarge(limit: Int) -> CompressionError {
+    package static func tooLarge(limit: Int) -> CompressionError {
         CompressionError("zlib stream inflates past the limit of \(limit) bytes")
     }
 }
 
 /// zlib (RFC 1950) streams, the checksums PNG and `cmov` need, all bounded by the caller's cap.
-public enum Zlib {
+package enum Zlib {
     /// Inflates a complete zlib stream. Never produces more than `limit` bytes: a stream that
     /// would is refused, so a hostile `cmov` or PNG cannot make us allocate without bound.
-    public static func inflate(
+    package static func inflate(
         _ input: some Collection<UInt8>, limit: Int, expectedSize: Int? = nil
     )
         throws -> [UInt8]
@@ -58,7 +58,7 @@ public enum Zlib {
     }
 
     /// Compresses `input` as one zlib stream.
-    public static func deflate(_ input: some Collection<UInt8>, level: Int32 = 6) throws -> [UInt8] {
+    package static func deflate(_ input: some Collection<UInt8>, level: Int32 = 6) throws -> [UInt8] {
         let source = Array(input)
         var stream = z_stream()
         guard cinepack_deflateInit(&stream, level) == Z_OK else {
@@ -83,7 +83,7 @@ public enum Zlib {
     }
 
     /// CRC-32 (ISO 3309), as PNG chunks use it. Pass a previous value to continue a running CRC.
-    public static func crc32(_ bytes: some Collection<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
+    package static func crc32(_ bytes: some Collection<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
         let array = Array(bytes)
         return array.withUnsafeBufferPointer { buf in
             UInt32(CZlib.crc32(UInt(previous), buf.baseAddress, UInt32(buf.count)))

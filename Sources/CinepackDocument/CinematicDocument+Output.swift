@@ -3,6 +3,19 @@ import CinepackEDL
 import CinepackFormat
 import CinepackRender
 import CinepackTime
+import Foundation
+
+/// What `CinematicDocument.export` wrote.
+public struct ExportResult: Sendable {
+    public var frames: Int
+    public var codec: ExportCodec
+    /// Why the codec was chosen, when none was asked for and the source is deeper than 8 bits.
+    public var codecNote: String?
+    /// The record of a farm part; nil for a whole render.
+    public var part: RenderPartRecord?
+    /// The plan rendered (the part's frames of it for a farm part).
+    public var plan: RenderPlan
+}
 
 /// One frame rendered with the document's focus and aperture.
 public struct RenderedFrame: Sendable {
@@ -48,7 +61,7 @@ extension CinematicDocument {
         }
         let plan: RenderPlan
         do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(fNumber: fNumber)) } catch {
-            throw .frameUnreadable(frame: n, cause: error)
+            throw .planning(error, frame: n)
         }
         let image: PixelImage
         do { image = try plan.render(picture: try movie.picture(n), sourceFrame: n, renderer: BokehRenderer(quality: quality)) } catch {
@@ -64,63 +77,55 @@ extension CinematicDocument {
         try await renderFrame(at: .seconds(time), quality: quality)
     }
 
-    /// Renders the program the edits make (trims and speed, focus and aperture) to a movie of PNG
-    /// frames at `path`, frame by frame with bounded memory. `progress` gets (frames done, total)
-    /// after each frame. Cancelling the task stops at the next frame and leaves no file; so does
-    /// any failure. Returns the number of frames written.
+    /// Renders the program the edits make (trims and speed, focus and aperture) to a movie at
+    /// `path` (replacing any file there), with the codec chosen from the source (PNG for 8-bit
+    /// sources). `progress` gets (frames done, total) after each frame. Cancelling the task stops
+    /// at the next frame and leaves no file; so does any failure. Returns the number of frames written.
     @discardableResult
     public func renderMovie(
         to path: String, quality: RenderQuality = .export, range: TimeRangeExpression? = nil,
         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws(DocumentError) -> Int {
-        let movie = edits.movie
-        guard movie.video.codec == "png " || movie.video.codec == "raw " else {
-            throw .cannotDecodePicture(codec: movie.video.codec.map { "\($0)" } ?? "none")
-        }
-        let plan: RenderPlan
-        do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(range: range)) } catch {
-            throw .frameUnreadable(frame: -1, cause: error)
-        }
-        var configuration = CinematicWriterConfiguration(
-            video: .encoded(.png, width: width, height: height, rate: grid.rate), disparity: nil, writesMetadata: false)
-        configuration.isCinematic = false
-        let writer: CinematicWriter
-        do { writer = try CinematicWriter(path: path, configuration: configuration) } catch {
-            throw .writeFailed(path: path, cause: error)
-        }
-        let done: Int
-        do { done = try await Self.write(plan, to: writer, path: path, quality: quality, progress: progress) } catch {
-            writer.cancel()
-            throw error
-        }
-        do { _ = try writer.finish() } catch {
-            writer.cancel()
-            throw .writeFailed(path: path, cause: error)
-        }
-        return done
+        try await export(
+            to: OutputTarget(path: path, overwrite: true), plan: .init(range: range), export: .init(quality: quality), progress: progress
+        ).frames
     }
 
-    /// Every program frame of `plan`, rendered and appended in order; stops when the task is cancelled.
-    private static func write(
-        _ plan: RenderPlan, to writer: CinematicWriter, path: String, quality: RenderQuality, progress: (Int, Int) -> Void
-    ) async throws(DocumentError) -> Int {
-        var renderer = BokehRenderer(quality: quality)
-        renderer.look = plan.look  // the aperture's tables built once for the whole clip
-        let total = plan.outputFrames.count
-        var done = 0
-        for k in plan.outputFrames {
-            if Task.isCancelled { throw .cancelled }
-            let n = plan.sourceFrame(ofOutput: k)
-            let frame: PixelImage
-            do { frame = try plan.render(picture: try plan.movie.picture(n), sourceFrame: n, renderer: renderer) } catch {
-                throw .frameUnreadable(frame: n, cause: error)
+    /// Renders the program the edits make (saved or not) to `target`, exactly as `cinepack render`
+    /// does (`MovieExport`): the render options (aperture, focal length, range, overlay, frame
+    /// sampling, lens look) and the export's (codec, rate control, quality, farm part). Pictures
+    /// the library does not decode (H.264, HEVC…) are decoded through ffmpeg. `progress` gets
+    /// (frames done, total) after each frame. Cancelling the task stops at the next frame and
+    /// leaves no file; so does any failure.
+    public func export(
+        to target: OutputTarget, plan options: RenderPlan.Options = .init(), export exportOptions: MovieExport.Options = .init(),
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws(DocumentError) -> ExportResult {
+        if Task.isCancelled { throw .cancelled }
+        let movie = edits.movie
+        let decoder: PictureDecoder
+        do { decoder = try PictureDecoder(movie: movie) } catch { throw .frameUnreadable(frame: -1, cause: error) }
+        var options = options
+        options.source = decoder.format
+        let plan: RenderPlan
+        do { plan = try RenderPlan(movie: movie, edl: edl, options: options) } catch { throw .planning(error, frame: -1) }
+        do {
+            let export = try MovieExport(edits: edits, plan: plan, decoder: decoder, target: target, options: exportOptions)
+            let frames = try await CancellationFlag.running { isCancelled in try export.run(progress: progress, isCancelled: isCancelled) }
+            return ExportResult(frames: frames, codec: export.codec, codecNote: export.codecNote, part: export.part, plan: export.plan)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch let error as DocumentError {
+            throw error
+        } catch let error as RenderPlanError {
+            throw .render(error)
+        } catch {
+            // An output rule's refusal, however deep it was raised, is a write failure with its case.
+            if let output = (error as? OutputError) ?? (error as? FormatError)?.output ?? (error as? EncoderError)?.outputRefusal {
+                throw .writeFailed(path: target.path, cause: output)
             }
-            do { try writer.append(picture: frame, disparity: nil, metadata: nil) } catch { throw .writeFailed(path: path, cause: error) }
-            done += 1
-            progress(done, total)
-            await Task.yield()
+            throw .exportFailed(path: target.path, cause: error)
         }
-        return done
     }
 
     /// The clip with its edits for editing tools: OpenTimelineIO or FCPXML (spec/interchange.md);

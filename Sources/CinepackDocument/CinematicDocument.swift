@@ -145,7 +145,7 @@ public struct CinematicDocument: Sendable {
         set(MovieEdits.recording(next, step: description, from: edits.historyBase(edl)))
     }
 
-    private mutating func set(_ next: EditDecisionList) {
+    mutating func set(_ next: EditDecisionList) {
         edl = next
         script = FocusScript(capture: capture, edl: edl)
         hasUnsavedChanges = true

@@ -1,6 +1,7 @@
 import CinepackEDL
 import CinepackEditor
 import CinepackFormat
+import CinepackRender
 import CinepackTime
 
 /// Why a `CinematicDocument` refused a request. Every case carries what a user interface needs to
@@ -53,10 +54,19 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case cannotDecodePicture(codec: String)
     /// Reading a frame's picture, depth or metadata failed (frame -1: not one frame's fault).
     case frameUnreadable(frame: Int, cause: FormatError)
+    /// The render cannot be planned as asked (a range without frames, a frame outside the program).
+    case render(RenderPlanError)
     /// Writing an output file failed; nothing is left under its name.
     case writeFailed(path: String, cause: any Error & Sendable)
+    /// An export refused its settings or failed while encoding (e.g. an ffmpeg codec without
+    /// ffmpeg, rate control in a farm part); nothing is left under `path`.
+    case exportFailed(path: String, cause: any Error & Sendable)
     /// The task was cancelled; nothing was written.
     case cancelled
+    /// An EDL sidecar that cannot be read (missing, a folder, no permission).
+    case sidecarUnreadable(path: String)
+    /// An EDL made for other media: its binding (nil: none) and this movie's.
+    case boundToOtherMedia(edl: MediaBinding?, movie: MediaBinding)
 
     /// A subject at one frame, as the errors and `subjects(at:)` list it.
     public struct Subject: Sendable, Equatable, CustomStringConvertible {
@@ -72,11 +82,12 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     /// The lower layer's error this one wraps, if any.
     public var underlying: (any Error)? {
         switch self {
-        case .unreadable(_, let cause), .saveFailed(_, let cause), .writeFailed(_, let cause): cause
+        case .unreadable(_, let cause), .saveFailed(_, let cause), .writeFailed(_, let cause), .exportFailed(_, let cause): cause
         case .badTime(_, let cause): cause
         case .timeline(let cause): cause
         case .invalidEdits(let cause): cause
         case .frameUnreadable(_, let cause): cause
+        case .render(let cause): cause
         default: nil
         }
     }
@@ -119,11 +130,24 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .cannotDecodePicture(let codec):
             "pictures in '\(codec)' cannot be decoded by the library (PNG and raw can)"
         case .frameUnreadable(_, let cause): "\(cause)"
+        case .render(let cause): "\(cause)"
         case .writeFailed(let path, let cause): "cannot write \(path): \(cause)"
+        case .exportFailed(_, let cause): "\(cause)"
         case .cancelled: "cancelled; nothing written"
+        case .sidecarUnreadable(let path): "\(path): cannot read the file"
+        case .boundToOtherMedia(let theirs, let ours):
+            "the EDL was made for other media (\(theirs.map(\.description) ?? "-")); this movie has \(ours); nothing changed"
         }
     }
 
     /// `1.500s (frame 45)`: how a snapped time is named in messages.
     static func when(_ t: SnappedTime) -> String { "\(t.time.formattedSeconds()) (frame \(t.frame))" }
+}
+
+extension DocumentError {
+    /// A render plan's refusal: unreadable input stays `.frameUnreadable` (of `frame`), the rest is `.render`.
+    static func planning(_ error: RenderPlanError, frame: Int) -> DocumentError {
+        if case .format(let cause) = error { return .frameUnreadable(frame: frame, cause: cause) }
+        return .render(error)
+    }
 }

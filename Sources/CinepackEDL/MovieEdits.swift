@@ -41,9 +41,10 @@ public struct MovieEdits: Sendable {
         if let text = store.current.text, !text.isEmpty {
             do { edl = try EditDecisionList.parse(text, source: "\(path) (stored EDL)") } catch {
                 guard recovering else {
-                    throw EDLCommandError(
-                        "\(error) — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL"
-                    )
+                    var failure = EDLCommandError(
+                        "\(error) — the movie's media is intact: clearing the stored EDL, or storing another in its place, replaces it")
+                    failure.unreadableStoredEDL = error
+                    throw failure
                 }
                 warnings.append("the stored EDL cannot be read (\(error)); it is replaced")
             }
@@ -244,6 +245,8 @@ public struct EDLCommandError: Error, Sendable, CustomStringConvertible {
     public var description: String
     /// The storage error behind this one, when there is one.
     public var storage: EDLStorageError?
+    /// Set when the EDL stored in the movie cannot be read (the media is intact): why it cannot.
+    public var unreadableStoredEDL: EDLError?
     public init(_ description: String) { self.description = description }
     public static func format(_ e: FormatError) -> EDLCommandError { EDLCommandError(e.description) }
     public static func storage(_ e: EDLStorageError) -> EDLCommandError {

@@ -7,6 +7,14 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Set when an output rule refused the write or placing the output failed (typed payload).
     public var output: OutputError?
     public init(_ message: String) { self.message = message }
+    /// Long work (pack) stopped because its task was cancelled; nothing was written.
+    public static var cancelled: FormatError {
+        var error = FormatError("cancelled; nothing written")
+        error.isCancellation = true
+        return error
+    }
+    /// Set by `cancelled`.
+    public var isCancellation = false
     public var description: String { message }
 
     public static func container(_ error: ContainerError, file: String? = nil) -> FormatError {

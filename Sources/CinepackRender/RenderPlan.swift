@@ -36,6 +36,9 @@ public struct RenderPlan: Sendable {
     /// The conversion to the colour space asked for (`Options.colourSpace`), applied in linear
     /// light after the bokeh; nil when the source's primaries are kept.
     public let gamut: GamutConversion?
+    /// The colour space asked for (`Options.colourSpace`), nil when the source's primaries are
+    /// kept; exports tag their output with it.
+    public let colourSpace: ColourSpace?
     /// Bits per sample of the rendered pictures: 8 for 8-bit sources, 16 for deeper ones.
     public let outputBitDepth: Int
     public let frameSampling: FrameSampling
@@ -73,12 +76,18 @@ public struct RenderPlan: Sendable {
         }
     }
 
-    public init(edits: MovieEdits, options: Options = .init()) throws(FormatError) {
+    public init(edits: MovieEdits, options: Options = .init()) throws(RenderPlanError) {
         try self.init(movie: edits.movie, edl: edits.edl, options: options)
     }
 
     /// A plan for `movie` with edits `edl` (which need not be stored yet).
-    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(FormatError) {
+    public init(movie: CinematicMovie, edl: EditDecisionList, options: Options = .init()) throws(RenderPlanError) {
+        do { try self.init(planning: movie, edl: edl, options: options) } catch let error as RenderPlanError { throw error } catch {
+            throw .format(FormatError.from(error, file: movie.path))
+        }
+    }
+
+    private init(planning movie: CinematicMovie, edl: EditDecisionList, options: Options) throws {
         self.movie = movie
         let capture = try CaptureTimeline(movie: movie)
         script = FocusScript(capture: capture, edl: edl)
@@ -101,12 +110,13 @@ public struct RenderPlan: Sendable {
         {
             throw FormatError("\(movie.path): \(error)")
         }
+        colourSpace = options.colourSpace
         do {
             gamut = try options.colourSpace.flatMap { target throws(ColourModelError) in
                 try GamutConversion(sourcePrimaries: source.colour.primaries, to: target)
             }
         } catch {
-            throw FormatError("\(movie.path): --colour-space \(options.colourSpace!.rawValue): \(error)")
+            throw RenderPlanError.colourSpace(file: movie.path, target: options.colourSpace!, cause: error)
         }
         outputBitDepth = source.isHighPrecision ? 16 : 8
         frameSampling = options.frameSampling
@@ -114,11 +124,9 @@ public struct RenderPlan: Sendable {
         let total = timeline.outputFrameCount
         if let range = options.range {
             let resolved: (start: SnappedTime, end: SnappedTime)
-            do { resolved = try range.resolve(on: timeline.outputGrid) } catch { throw FormatError("--range: \(error)") }
+            do { resolved = try range.resolve(on: timeline.outputGrid) } catch { throw RenderPlanError.badRange(range, cause: error) }
             let start = max(0, resolved.start.frame), end = min(total, resolved.end.frame)
-            guard start < end else {
-                throw FormatError("--range \(range) holds no frames of the program (0s…\(timeline.outputDuration.formattedSeconds()))")
-            }
+            guard start < end else { throw RenderPlanError.emptyRange(range, programDuration: timeline.outputDuration) }
             outputFrames = start..<end
         } else {
             outputFrames = 0..<total
@@ -163,9 +171,13 @@ public struct RenderPlan: Sendable {
             && audio.segments.first?.sourceEnd == timeline.sourceGrid.time(ofFrame: Int64(movie.frameCount))
     }
 
-    /// The source frame program frame `k` shows.
-    public func sourceFrame(ofOutput k: Int64) -> Int {
-        Int(timeline.sourceFrame(ofOutputFrame: k) ?? 0)
+    /// The source frame program frame `k` shows; a frame outside the program is an error, never
+    /// some other frame.
+    public func sourceFrame(ofOutput k: Int64) throws(RenderPlanError) -> Int {
+        guard let n = timeline.sourceFrame(ofOutputFrame: k) else {
+            throw .outOfRange(frame: k, program: 0..<timeline.outputFrameCount)
+        }
+        return Int(n)
     }
 
     public func focusDisparity(sourceFrame n: Int) -> Float {
@@ -177,8 +189,8 @@ public struct RenderPlan: Sendable {
     /// frame it shows, or with `.blend` the two frames around its source time, weighted by
     /// nearness (only when both are kept in the program). The first is the frame whose disparity
     /// and focus the render uses.
-    public func sourceSamples(ofOutput k: Int64) -> [(frame: Int, weight: Float)] {
-        let n = sourceFrame(ofOutput: k)
+    public func sourceSamples(ofOutput k: Int64) throws(RenderPlanError) -> [(frame: Int, weight: Float)] {
+        let n = try sourceFrame(ofOutput: k)
         guard frameSampling == .blend, let t = timeline.sourceTime(ofOutput: timeline.outputGrid.time(ofFrame: k)) else {
             return [(n, 1)]
         }

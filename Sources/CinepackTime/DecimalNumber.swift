@@ -2,22 +2,22 @@
 /// `12`, `-0.5`, `2.8`, `.5`, `1e-05`. Swift's `Double(_:)` also takes `0x10`, `0x1p3`, `nan`, `inf`
 /// and `infinity`, which no user means as an f-number or an id; those are refused here, so every
 /// command and reader reads numbers the same way.
-public enum DecimalNumber {
+package enum DecimalNumber {
     /// Why a text is not a decimal number.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public enum Reason: Sendable, Equatable {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package enum Reason: Sendable, Equatable {
             /// Not `[+-]digits[.digits][e[+-]digits]`.
             case notDecimal
             /// Decimal, but beyond what the type holds (`1e400` for binary64, `1e39` for binary32).
             case outOfRange
         }
-        public var text: String
-        public var reason: Reason
-        public init(text: String, reason: Reason) {
+        package var text: String
+        package var reason: Reason
+        package init(text: String, reason: Reason) {
             self.text = text
             self.reason = reason
         }
-        public var description: String {
+        package var description: String {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
             switch reason {
             case .notDecimal: return "\"\(shown)\" is not a decimal number (e.g. 2.8, -0.5, 1e-3)"
@@ -27,7 +27,7 @@ public enum DecimalNumber {
     }
 
     /// Whether `text` is `[+-]?(digits[.digits*] | .digits)([eE][+-]?digits)?`, nothing around it.
-    public static func isDecimal(_ text: Substring) -> Bool {
+    package static func isDecimal(_ text: Substring) -> Bool {
         var bytes = text.utf8[...]
         func digits() -> Int {
             var n = 0
@@ -53,7 +53,7 @@ public enum DecimalNumber {
     }
 
     /// The nearest binary64 of a decimal text; refuses hex, `nan`, `inf` and values too large.
-    public static func double<S: StringProtocol>(_ text: S) throws(ParseError) -> Double {
+    package static func double<S: StringProtocol>(_ text: S) throws(ParseError) -> Double {
         let s = Substring(text)
         guard isDecimal(s), let value = Double(String(s)) else { throw ParseError(text: String(s), reason: .notDecimal) }
         guard value.isFinite else { throw ParseError(text: String(s), reason: .outOfRange) }
@@ -62,7 +62,7 @@ public enum DecimalNumber {
 
     /// The nearest binary32 of a decimal text (as EDL numbers are read, spec/edl.md §10): a value whose
     /// nearest binary32 is infinite (`1e39`) is out of range.
-    public static func float<S: StringProtocol>(_ text: S) throws(ParseError) -> Float {
+    package static func float<S: StringProtocol>(_ text: S) throws(ParseError) -> Float {
         let value = try double(text)
         guard Float(value).isFinite else { throw ParseError(text: String(Substring(text)), reason: .outOfRange) }
         return Float(value)

@@ -10,7 +10,7 @@
 /// above 100 fps; negative frames get a leading `-`. `dropFrame` applies only to 30000/1001 and 60000/1001
 /// (`rate.isDropFrameCandidate`); at other rates it is ignored and the label is non-drop, since SMPTE
 /// defines no drop-frame counting for them.
-public func timecode(ofFrame frame: Int64, rate: FrameRate, dropFrame: Bool) -> String {
+package func timecode(ofFrame frame: Int64, rate: FrameRate, dropFrame: Bool) -> String {
     let counting = TimecodeCounting(rate: rate, dropFrame: dropFrame)
     let label = counting.label(ofFrame: frame.magnitude)
     return (frame < 0 ? "-" : "") + counting.format(label)

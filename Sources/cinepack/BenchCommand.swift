@@ -31,7 +31,8 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Sizes to measure, e.g. 1280x720,1920x1080.") var sizes: String = "1280x720,1920x1080"
         @Option(help: "Qualities to measure: preview, export or both, comma-separated.") var quality: String = "preview,export"
         @Option(help: "Seconds of demo clip for the whole-process comparison (0 skips it).") var clipSeconds: Double = 2
-        @Flag(help: "Print the results as JSON.") var json = false
+        @OptionGroup var jsonOutput: JSONOption
+        var json: Bool { jsonOutput.json }
 
         func validate() throws {
             guard (1...1000).contains(frames) else { throw ValidationError("--frames must be 1…1000 (got \(frames))") }
@@ -104,7 +105,7 @@ struct BenchCommand: ParsableCommand {
         /// `cinepack render` of a demo clip against ffmpeg decoding, blurring and encoding it as PNG:
         /// wall times (median of three, runs alternating) and their ratio per quality.
         func wholeProcess(size: String, qualities: [RenderQuality]) throws -> [(String, InspectValue)] {
-            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            let ffmpeg = try FFmpegTool.require("the render benchmark's peer")
             let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinepack-bench-\(getpid())").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -158,7 +159,7 @@ struct BenchCommand: ParsableCommand {
 
         /// Median-free total: ffmpeg's wall time for N frames minus its time for one, per frame.
         func gblurMilliseconds(_ pictures: [PixelImage]) throws -> Double {
-            let ffmpeg = try FFmpeg.require("the render benchmark's peer")
+            let ffmpeg = try FFmpegTool.require("the render benchmark's peer")
             func time(_ count: Int) throws -> Double {
                 let process = Process()
                 let pipe = Pipe()

@@ -16,7 +16,23 @@ enum CLIErrors {
         do {
             return try body()
         } catch {
-            throw failure("\(file): \(error)")
+            throw failure(CLIWording.rewrite("\(file): \(error)", for: error))
+        }
+    }
+}
+
+extension CLIErrors {
+    /// Runs `body`, turning a render plan's refusal into the command line's wording (`--range`).
+    static func reporting<T>(_ body: () throws(RenderPlanError) -> T) throws -> T {
+        do { return try body() } catch { throw failure(message(for: error)) }
+    }
+
+    static func message(for error: RenderPlanError) -> String {
+        switch error {
+        case .badRange(_, let cause): "--range: \(cause)"
+        case .emptyRange(let range, let duration):
+            "--range \(range) holds no frames of the program (0s…\(duration.formattedSeconds()))"
+        case .format, .outOfRange, .colourSpace: CLIWording.rewrite("\(error)", for: error)
         }
     }
 }

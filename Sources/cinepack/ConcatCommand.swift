@@ -27,7 +27,8 @@ struct ConcatCommand: ParsableCommand {
     @Option(name: .customLong("audio-from"), help: "The source movie the parts were rendered from: its program audio is added.")
     var audioFrom: String?
     @OptionGroup var overwrite: OverwriteOption
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
     @Flag(name: .customLong("io-stats"), help: "Report on stderr how many bytes of the parts were read and copied.")
     var ioStats = false
 

@@ -19,20 +19,18 @@ struct EDLCommand: ParsableCommand {
             abstract: "Write the movie's EDL as a sidecar XML file (or to stdout).",
             discussion: "Example: cinepack edl export clip.mov -o edits.xml")
 
-        @Argument(help: "A cinematic movie.") var file: String
+        @OptionGroup var document: DocumentOptions
         @Option(name: .shortAndLong, help: "The XML file to write; stdout when omitted.") var output: String?
         @OptionGroup var overwrite: OverwriteOption
 
         func run() throws {
-            let target = try output.map { path throws -> OutputTarget in try overwrite.target(path, inputs: [file]) }
-            let edits = try MovieEdits.open(path: file)
-            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
-            let data = edits.edl.xmlData()
+            let target = try output.map { path throws -> OutputTarget in try overwrite.target(path, inputs: [document.file]) }
+            let doc = try document.open()
             if let target, let output {
-                try target.write(data)
-                print("wrote \(output): \(edits.edl.decisions.count) decisions, \(data.count) bytes")
+                let bytes = try CLIErrors.reporting(file: document.file) { () throws(DocumentError) in try doc.exportEDL(to: target) }
+                print("wrote \(output): \(doc.decisions.count) decisions, \(bytes) bytes")
             } else {
-                FileHandle.standardOutput.write(Data(data))
+                FileHandle.standardOutput.write(Data(doc.exportEDL()))
             }
         }
     }
@@ -46,28 +44,27 @@ struct EDLCommand: ParsableCommand {
                 Example: cinepack edl import clip.mov edits.xml
                 """)
 
-        @Argument(help: "A cinematic movie.") var file: String
+        @OptionGroup var document: DocumentOptions
         @Argument(help: "The EDL sidecar.") var sidecar: String
         @Flag(help: "Apply an EDL bound to different media; also replaces a stored EDL that cannot be read.") var force = false
-        @Flag(help: "Print the result as JSON.") var json = false
+        @OptionGroup var output: JSONOption
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: sidecar) else {
-                throw CLIErrors.failure("\(sidecar): cannot read the file")
-            }
-            let edl = try EditDecisionList.parse(Array(data), source: sidecar)
+            let file = document.file
+            let edl = try CLIErrors.reporting(file: sidecar) { () throws(DocumentError) in try CinematicDocument.readEDL(path: sidecar) }
             // --force also replaces a stored EDL that cannot be read (spec/format.md §8).
-            var edits = try MovieEdits.open(path: file, recovering: force)
-            edits.warnings.forEach { CLIErrors.note("warning: \($0)") }
-            if !edits.isBound(edl) && !force {
-                let theirs = edl.media.map { "\($0.frameCount) frames at \($0.frameRate), fingerprint \($0.fingerprint)" } ?? "-"
-                let ours = "\(edits.binding.frameCount) frames at \(edits.binding.frameRate), fingerprint \(edits.binding.fingerprint)"
+            var doc = try document.open(recovering: force)
+            do { try doc.importEDL(edl, allowingOtherMedia: force) } catch {
+                guard case .boundToOtherMedia(let theirs, let ours) = error else {
+                    throw CLIErrors.failure(CLIErrors.message(for: error, file: file))
+                }
                 throw CLIErrors.failure(
-                    "\(sidecar) was made for other media (\(theirs)); \(file) has \(ours). Use --force to apply it anyway")
+                    "\(sidecar) was made for other media (\(theirs.map(\.description) ?? "-")); \(file) has \(ours). Use --force to apply it anyway"
+                )
             }
-            let result = try edits.save(edl)
-            EDLCommand.noteDroppedHistory(edits.droppedHistorySteps)
-            EDLCommand.report(result, file: file, json: json)
+            let result = try CLIErrors.reporting(file: file) { () throws(DocumentError) in try doc.save() }
+            EDLCommand.noteDroppedHistory(doc.droppedHistorySteps)
+            EDLCommand.report(result, file: file, json: output.json)
         }
     }
 
@@ -144,7 +141,7 @@ struct ExportTimelineCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A cinematic movie.") var file: String
+    @OptionGroup var document: DocumentOptions
     @Option(help: "otio or fcpxml.") var format: String
     @Option(name: .shortAndLong, help: "The file to write.") var output: String
     @OptionGroup var overwrite: OverwriteOption
@@ -154,12 +151,13 @@ struct ExportTimelineCommand: ParsableCommand {
     }
 
     func run() throws {
+        let file = document.file
         let target = try overwrite.target(output, inputs: [file])
-        let edits = try MovieEdits.open(path: file)
+        let doc = try document.open()
         let url = TimelineExport.fileURL(forPath: file, relativeTo: FileManager.default.currentDirectoryPath)
-        let writer = try AtomicFileWriter(target: target)
-        try TimelineExport.export(TimelineExport.Format(rawValue: format)!, movie: edits.movie, edl: edits.edl, mediaURL: url, to: writer)
-        try writer.commit()
-        print("wrote \(output): \(format), \(edits.edl.decisions.count) user decisions")
+        try CLIErrors.reporting(file: file) { () throws(DocumentError) in
+            try doc.exportTimeline(TimelineExport.Format(rawValue: format)!, mediaURL: url, to: target)
+        }
+        print("wrote \(output): \(format), \(doc.decisions.count) user decisions")
     }
 }

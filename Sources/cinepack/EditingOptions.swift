@@ -138,7 +138,9 @@ extension CLIErrors {
         case .noSuchDecision: "\(file): \(error) (see `cinepack decisions`)"
         case .nothingToUndo, .nothingToRedo, .noTrackIDLeft, .timeline: "\(file): \(error)"
         case .badTime(let requested, let cause): "\(requested): \(cause)"
-        default: "\(error)"
+        // The writer's own words (the output rules name the file already).
+        case .writeFailed(_, let cause): CLIWording.rewrite("\(cause)", for: cause)
+        default: CLIWording.rewrite("\(error)", for: error)
         }
     }
 }

@@ -47,8 +47,8 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: "With --format exr|pfm|npy: disparity (diopters, default) or depth (metres).")
     var quantity: String = "disparity"
 
-    @Flag(help: "Print what was written as JSON.")
-    var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
 
     func validate() throws {
         guard track == "video" || track == "disparity" else { throw ValidationError("--track must be video or disparity") }

@@ -29,8 +29,8 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("samples"), help: ArgumentHelp("Print the sample table of a track.", valueName: "track-id"))
     var samplesTrack: UInt32?
 
-    @Flag(help: "Machine-readable JSON output.")
-    var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
 
     @Flag(help: "Treat warnings (\"should\" violations) as errors.")
     var strict = false

@@ -114,8 +114,8 @@ struct PackCommand: ParsableCommand {
 
     @OptionGroup var overwrite: OverwriteOption
 
-    @Flag(help: "Print a JSON summary instead of text.")
-    var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
 
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.")
     var progressJSON = false

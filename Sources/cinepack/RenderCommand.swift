@@ -76,7 +76,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "A..B: render program frames A up to (not including) B, as a farm part.") var frames: String?
     @OptionGroup(title: "Lens look (overrides the EDL's, spec/render.md §5)") var lens: LensLookOptions
     @OptionGroup var overwrite: OverwriteOption
-    @Flag(help: "Print the result as JSON.") var json = false
+    @OptionGroup var jsonOutput: JSONOption
+    var json: Bool { jsonOutput.json }
     @Flag(name: .customLong("progress-json"), help: "Report progress as JSON lines on stderr.") var progressJSON = false
 
     func validate() throws {
@@ -114,13 +115,15 @@ struct RenderCommand: ParsableCommand {
         let movie = edits.movie
         let decoder = try PictureDecoder(movie: movie)
         let source = decoder.format
-        var plan = try RenderPlan(
-            edits: edits,
-            options: .init(
-                fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
-                overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
-                frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look,
-                colourSpace: colourSpace.flatMap(ColourSpace.init(name:))))
+        let plan = try CLIErrors.reporting { () throws(RenderPlanError) in
+            try RenderPlan(
+                edits: edits,
+                options: .init(
+                    fNumber: fNumber, focalLength35mm: focalLength, range: rangeExpression,
+                    overlay: overlay.flatMap(FocusOverlay.init(rawValue:)), source: source,
+                    frameSampling: FrameSampling(rawValue: frameSampling)!, look: lens.look,
+                    colourSpace: colourSpace.flatMap(ColourSpace.init(name:))))
+        }
         var renderer = BokehRenderer(quality: RenderQuality(rawValue: quality)!)
         renderer.look = plan.look
 
@@ -132,121 +135,32 @@ struct RenderCommand: ParsableCommand {
             report(frames: 1, first: n, time: snapped.time, plan: plan, focus: plan.focusDisparity(sourceFrame: n), codec: "png")
             return
         }
-        guard let rate = movie.frameRate else { throw CLIErrors.failure("\(file): frames are not evenly spaced") }
-        let (chosen, reason) = ExportCodec.choose(requested: codec.flatMap(ExportCodec.init(rawValue:)), output: output, source: source)
-        if let reason { CLIErrors.note("note: \(reason)") }
-        let settings = try ExportSettings(
-            codec: chosen, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt, colour: source.colour,
-            inputBitDepth: plan.outputBitDepth, colourSpace: colourSpace.flatMap(ColourSpace.init(name:)))
-        try settings.check(width: movie.width, height: movie.height)
-        let farm = try FarmRender(
-            edits: edits, plan: plan, settings: settings, quality: RenderQuality(rawValue: quality)!,
-            extraSettings: ["look=\(lens.look)", "frame-sampling=\(frameSampling)", "overlay=\(overlay ?? "none")"])
-        let part = try partRecord(farm)
-        if let part { plan = plan.restricted(to: part.frames) }
-        // Farm parts carry no audio: concat adds the program's audio once.
-        let withAudio = part == nil
-        var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
-        var done = 0
-        if chosen.isBuiltIn {
-            let depth = chosen == .png16 ? 16 : 8
-            let audio = withAudio ? try ProgramAudioTrack.make(plan, besides: output) : nil
-            defer { audio?.remove() }
-            var configuration = CinematicWriterConfiguration(
-                video: .encoded(.png, width: movie.width, height: movie.height, rate: rate), disparity: nil, writesMetadata: false,
-                audio: audio?.track)
-            configuration.isCinematic = false
-            configuration.pictureColour = settings.outputColour.isSpecified || source.colour.isSpecified ? settings.outputColour : nil
-            // An intermediate: encoding speed matters more than the last few per cent of size.
-            configuration.compressionLevel = 1
-            configuration.pictureFilter = .sub
-            configuration.userData = part.map { [$0.serialized()] } ?? []
-            let writer = try CinematicWriter(target: target, configuration: configuration)
-            do {
-                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
-                    let picture = frame.bitDepth == depth ? frame : try frame.converted(toBitDepth: depth)
-                    try writer.append(picture: .image(picture), disparity: nil, metadata: nil)
-                }
-                try writer.finish()
-            } catch {
-                writer.cancel()
-                throw error
-            }
-        } else {
-            let encoder = try FFmpegEncoder(
-                target: target, settings: settings, syncInterval: farm.shards.syncInterval, width: movie.width, height: movie.height,
-                rate: rate, audio: withAudio ? encoderAudio(plan) : nil,
-                finishing: { path in
-                    if let part { try UserDataAppender.append(part.serialized(), toFileAt: path) }
-                    // ffmpeg labels the audio with a layout of its own: the source's goes back on.
-                    if withAudio { try ProgramChannelLayout.restore(from: movie, intoFileAt: path) }
-                })
-            do {
-                try renderFrames(plan, renderer, decoder, done: &done, progress: &progress) { frame in
-                    try encoder.write(frame)
-                }
-                try encoder.finish()
-            } catch {
-                encoder.abandon()
-                throw error
-            }
+        let requested = codec.flatMap(ExportCodec.init(rawValue:))
+        // Said before the work starts (and before any refusal of the settings the choice brings).
+        if let reason = ExportCodec.choose(requested: requested, output: output, source: source).reason {
+            CLIErrors.note("note: \(reason)")
         }
+        let export = try MovieExport(
+            edits: edits, plan: plan, decoder: decoder, target: target,
+            options: .init(
+                codec: requested, crf: crf, bitrate: bitrate, preset: preset, pixelFormat: pixFmt,
+                quality: RenderQuality(rawValue: quality)!,
+                part: try part(),
+                extraSettings: ["look=\(lens.look)", "frame-sampling=\(frameSampling)", "overlay=\(overlay ?? "none")"]))
+        var progress = ProgressReporter(label: "render", style: progressJSON ? .json : .automatic)
+        let done = try export.run(progress: { progress.update($0, of: $1) })
         report(
-            frames: done, first: plan.sourceFrame(ofOutput: plan.outputFrames.lowerBound), time: nil, plan: plan, focus: nil,
-            codec: chosen.rawValue, part: part)
+            frames: done, first: try export.plan.sourceFrame(ofOutput: export.plan.outputFrames.lowerBound), time: nil,
+            plan: export.plan, focus: nil, codec: export.codec.rawValue, part: export.part)
     }
 
-    /// The record of the farm part `--shard` or `--frames` asks for; nil for a whole render.
-    func partRecord(_ farm: FarmRender) throws -> RenderPartRecord? {
-        guard shard != nil || frames != nil else { return nil }
-        try farm.checkPartable()
+    /// The farm part `--shard` or `--frames` asks for; nil for a whole render.
+    func part() throws -> MovieExport.Part? {
         if let shard {
             let (k, n) = try ShardPlan.parseShard(shard)
-            return farm.record(frames: try farm.shards.shard(k, of: n), shard: (k, n))
+            return .shard(index: k, count: n)
         }
-        if let frames {
-            return farm.record(frames: try farm.shards.frames(try ShardPlan.parseFrames(frames), codec: farm.codec.rawValue), shard: nil)
-        }
-        return nil
-    }
-
-    /// The source's audio as the program plays it, for the ffmpeg encoder (the pictures are its
-    /// input 0): a plain copy when the program is the whole clip unedited, else the source cut and
-    /// retimed by `ProgramAudio`'s filter graph (the same cut `ProgramAudioTrack` makes for PNG).
-    func encoderAudio(_ plan: RenderPlan) -> EncoderAudio? {
-        guard let track = plan.movie.audio else { return nil }
-        if plan.playsSourceAudioUnchanged { return EncoderAudio(path: file, filter: nil) }
-        let audio = ProgramAudio(timeline: plan.timeline, frames: plan.outputFrames)
-        let rate = Int(track.audio?.sampleRate ?? 0) > 0 ? Int(track.audio!.sampleRate) : Int(track.timescale)
-        return EncoderAudio(path: file, filter: audio.ffmpegFilter(input: "1:a:0", sampleRate: rate, output: "aout"))
-    }
-
-    /// Every output frame of the plan through `write`, in order: decoding the next frame and
-    /// writing the previous one overlap the render of this one (`FramePipeline`).
-    func renderFrames(
-        _ plan: RenderPlan, _ renderer: BokehRenderer, _ decoder: PictureDecoder, done: inout Int,
-        progress: inout ProgressReporter, write: @escaping (PixelImage) throws -> Void
-    ) throws {
-        let first = plan.outputFrames.lowerBound
-        let total = plan.outputFrames.count
-        try FramePipeline.run(
-            count: total,
-            read: { i -> ([(PixelImage, Float)], DisparityMap, Int) in
-                let samples = plan.sourceSamples(ofOutput: first + Int64(i))
-                // Decoded in frame order: the decoder streams forward.
-                var decoded: [Int: PixelImage] = [:]
-                for n in samples.map(\.frame).sorted() { decoded[n] = try decoder.picture(n) }
-                let pictures = samples.map { (decoded[$0.frame]!, $0.weight) }
-                return (pictures, try plan.movie.disparityMap(samples[0].frame), samples[0].frame)
-            },
-            render: { _, input in
-                plan.render(pictures: input.0, disparity: input.1, sourceFrame: input.2, renderer: renderer)
-            },
-            write: write,
-            rendered: { n in
-                done = n
-                progress.update(n, of: total)
-            })
+        return try frames.map { .frames(try ShardPlan.parseFrames($0)) }
     }
 
     func report(frames: Int, first: Int, time: MediaTime?, plan: RenderPlan, focus: Float?, codec: String, part: RenderPartRecord? = nil) {

@@ -46,5 +46,5 @@ do {
     CLIErrors.note("Error: \(error)")
     CinepackCommand.exit(withError: ExitCode(error.isBusy ? ExitCodes.busy : ExitCodes.changedByAnotherWriter))
 } catch {
-    CinepackCommand.exit(withError: error)
+    CinepackCommand.exit(withError: CLIWording.worded(error))
 }

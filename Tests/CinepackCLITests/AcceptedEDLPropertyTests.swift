@@ -129,7 +129,7 @@ import Testing
             #expect(svg.hasSuffix("</svg>\n"), "case \(n)")
             let plan = try RenderPlan(edits: reopened)
             if let first = plan.outputFrames.first {
-                let source = plan.sourceFrame(ofOutput: first)
+                let source = try plan.sourceFrame(ofOutput: first)
                 let still = try plan.render(
                     picture: try reopened.movie.picture(source), sourceFrame: source, renderer: BokehRenderer(quality: .preview))
                 #expect(still.width == reopened.movie.width, "case \(n)")

@@ -57,6 +57,95 @@ import Testing
         #expect(jsons.count == 1 && dryRuns.count == 1, "\(jsons) \(dryRuns)")
     }
 
+    /// Every leaf subcommand of `cinepack`, by its words (`["edl", "export"]`), with its arguments.
+    static func everySubcommand() throws -> [(words: [String], arguments: [[String: Any]])] {
+        let dump = try CLI.run(["--experimental-dump-help"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var found: [(words: [String], arguments: [[String: Any]])] = []
+        func walk(_ command: [String: Any], _ words: [String]) {
+            let subcommands = command["subcommands"] as? [[String: Any]] ?? []
+            if subcommands.isEmpty, let name = words.last, name != "help" {
+                found.append((words, command["arguments"] as? [[String: Any]] ?? []))
+            }
+            for sub in subcommands { walk(sub, words + [sub["commandName"] as? String ?? "?"]) }
+        }
+        walk(try #require(root["command"] as? [String: Any]), [])
+        return found
+    }
+
+    /// `--json`, `--dry-run`, `--force`/`-y` and the movie argument mean the same in every command that
+    /// has them (one option group each); every output file is `-o/--output`. `edl import --force`
+    /// is the one flag of that name with another meaning (apply an EDL made for other media), and
+    /// `inspect` reads any movie, not only cinematic ones.
+    @Test func everySubcommandSharesTheFileAndOutputGroups() throws {
+        let commands = try Self.everySubcommand()
+        #expect(commands.count >= 20, "\(commands.map(\.words))")
+        var definitions: [String: Set<String>] = [:]
+        var movieArguments: Set<String> = []
+        for (words, arguments) in commands {
+            let name = words.joined(separator: " ")
+            for long in ["json", "dry-run", "force"] where !(long == "force" && name == "edl import") {
+                guard let definition = Self.definition(arguments, long: long) else { continue }
+                definitions[long, default: []].insert(definition)
+            }
+            if let force = arguments.first(where: {
+                ($0["names"] as? [[String: Any]])?.contains { $0["name"] as? String == "force" } ?? false
+            }),
+                name != "edl import"
+            {
+                let names = (force["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                #expect(Set(names) == ["force", "y"], "\(name): \(names)")
+            }
+            if let output = arguments.first(where: {
+                ($0["names"] as? [[String: Any]])?.contains { $0["name"] as? String == "output" } ?? false
+            }) {
+                let names = (output["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                #expect(Set(names) == ["output", "o"], "\(name): \(names)")
+            }
+            if let file = arguments.first(where: { $0["kind"] as? String == "positional" && $0["valueName"] as? String == "file" }),
+                name != "inspect"
+            {
+                movieArguments.insert("\(file["abstract"] ?? "")")
+            }
+        }
+        for long in ["json", "dry-run", "force"] {
+            #expect(definitions[long]?.count == 1, "--\(long): \(definitions[long] ?? [])")
+        }
+        #expect(movieArguments == ["A cinematic movie."])
+    }
+
+    /// The EDL and timeline commands open the movie as a document too: the same refusal.
+    @Test func edlAndTimelineCommandsRefuseAMovieWithoutDepth() throws {
+        let dir = try Paths.temporaryDirectory()
+        let demo = dir.file("demo.mov"), flat = dir.file("flat.mov"), sidecar = dir.file("edits.xml")
+        #expect(try CLI.run(["demo", "-o", demo, "--seconds", "1", "--size", "128x72"]).status == 0)
+        #expect(try CLI.run(["render", demo, "-o", flat, "--range", "0s..0.1s", "--quality", "preview"]).status == 0)
+        #expect(try CLI.run(["edl", "export", demo, "-o", sidecar]).status == 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: flat))
+        let expected = "Error: \(flat) is not a cinematic movie (no disparity/focus-metadata track); make one with `cinepack pack`\n"
+        for arguments in [
+            ["edl", "export", flat], ["edl", "import", flat, sidecar],
+            ["export-timeline", flat, "--format", "otio", "-o", dir.file("t.otio")],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == expected, "\(arguments): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: flat)) == original)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("t.otio")))
+        // A sidecar bound to other media keeps its wording, with the flag that applies it anyway.
+        let other = dir.file("other.mov")
+        #expect(try CLI.run(["demo", "-o", other, "--seconds", "2", "--size", "128x72"]).status == 0)
+        let ours = try #require(try MovieEdits.open(path: demo).edl.media)
+        let theirs = try #require(try MovieEdits.open(path: other).edl.media)
+        let refused = try CLI.run(["edl", "import", other, sidecar])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: \(sidecar) was made for other media (\(ours.frameCount) frames at \(ours.frameRate), fingerprint \(ours.fingerprint)); \(other) has \(theirs.frameCount) frames at \(theirs.frameRate), fingerprint \(theirs.fingerprint). Use --force to apply it anyway\n",
+            "\(refused.stderr)")
+    }
+
     @Test func aMovieWithoutDepthIsRefusedByEveryEditingCommand() throws {
         let dir = try Paths.temporaryDirectory()
         let demo = dir.file("demo.mov"), flat = dir.file("flat.mov")

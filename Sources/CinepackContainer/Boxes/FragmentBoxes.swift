@@ -1,31 +1,31 @@
 // ISO/IEC 14496-12 §8.8: movie fragments.
 
 /// `mehd` (§8.8.2): the duration of the whole fragmented movie.
-public struct MovieExtendsHeaderBox: ParsableBox, Equatable {
-    public var fragmentDuration: UInt64
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+package struct MovieExtendsHeaderBox: ParsableBox, Equatable {
+    package var fragmentDuration: UInt64
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, _) = try r.fullBoxHeader()
         return MovieExtendsHeaderBox(
             fragmentDuration: version == 1 ? try r.u64("fragment_duration") : UInt64(try r.u32("fragment_duration")))
     }
-    public var fields: [(String, InspectValue)] { [("fragment_duration", .int(fragmentDuration))] }
+    package var fields: [(String, InspectValue)] { [("fragment_duration", .int(fragmentDuration))] }
 }
 
 /// `trex` (§8.8.3): per-track defaults for fragments.
-public struct TrackExtendsBox: ParsableBox, Equatable {
-    public var trackID: UInt32
-    public var defaultSampleDescriptionIndex: UInt32
-    public var defaultSampleDuration: UInt32
-    public var defaultSampleSize: UInt32
-    public var defaultSampleFlags: UInt32
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+package struct TrackExtendsBox: ParsableBox, Equatable {
+    package var trackID: UInt32
+    package var defaultSampleDescriptionIndex: UInt32
+    package var defaultSampleDuration: UInt32
+    package var defaultSampleSize: UInt32
+    package var defaultSampleFlags: UInt32
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         return TrackExtendsBox(
             trackID: try r.u32("track_ID"), defaultSampleDescriptionIndex: try r.u32(),
             defaultSampleDuration: try r.u32(), defaultSampleSize: try r.u32(),
             defaultSampleFlags: try r.u32())
     }
-    public var fields: [(String, InspectValue)] {
+    package var fields: [(String, InspectValue)] {
         [
             ("track_id", .int(trackID)), ("default_sample_duration", .int(defaultSampleDuration)),
             ("default_sample_size", .int(defaultSampleSize)),
@@ -35,28 +35,28 @@ public struct TrackExtendsBox: ParsableBox, Equatable {
 }
 
 /// `mfhd` (§8.8.5).
-public struct MovieFragmentHeaderBox: ParsableBox, Equatable {
-    public var sequenceNumber: UInt32
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+package struct MovieFragmentHeaderBox: ParsableBox, Equatable {
+    package var sequenceNumber: UInt32
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         return MovieFragmentHeaderBox(sequenceNumber: try r.u32("sequence_number"))
     }
-    public var fields: [(String, InspectValue)] { [("sequence_number", .int(sequenceNumber))] }
+    package var fields: [(String, InspectValue)] { [("sequence_number", .int(sequenceNumber))] }
 }
 
 /// `tfhd` (§8.8.7).
-public struct TrackFragmentHeaderBox: ParsableBox, Equatable {
-    public var flags: UInt32
-    public var trackID: UInt32
-    public var baseDataOffset: UInt64?
-    public var sampleDescriptionIndex: UInt32?
-    public var defaultSampleDuration: UInt32?
-    public var defaultSampleSize: UInt32?
-    public var defaultSampleFlags: UInt32?
-    public var durationIsEmpty: Bool { flags & 0x1_0000 != 0 }
-    public var defaultBaseIsMoof: Bool { flags & 0x2_0000 != 0 }
+package struct TrackFragmentHeaderBox: ParsableBox, Equatable {
+    package var flags: UInt32
+    package var trackID: UInt32
+    package var baseDataOffset: UInt64?
+    package var sampleDescriptionIndex: UInt32?
+    package var defaultSampleDuration: UInt32?
+    package var defaultSampleSize: UInt32?
+    package var defaultSampleFlags: UInt32?
+    package var durationIsEmpty: Bool { flags & 0x1_0000 != 0 }
+    package var defaultBaseIsMoof: Bool { flags & 0x2_0000 != 0 }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (_, flags) = try r.fullBoxHeader()
         var box = TrackFragmentHeaderBox(flags: flags, trackID: try r.u32("track_ID"))
         if flags & 0x01 != 0 { box.baseDataOffset = try r.u64("base_data_offset") }
@@ -67,7 +67,7 @@ public struct TrackFragmentHeaderBox: ParsableBox, Equatable {
         return box
     }
 
-    public var fields: [(String, InspectValue)] {
+    package var fields: [(String, InspectValue)] {
         var f: [(String, InspectValue)] = [("flags", .string("0x" + String(flags, radix: 16))), ("track_id", .int(trackID))]
         if let v = baseDataOffset { f.append(("base_data_offset", .int(v))) }
         if let v = defaultSampleDuration { f.append(("default_sample_duration", .int(v))) }
@@ -77,31 +77,31 @@ public struct TrackFragmentHeaderBox: ParsableBox, Equatable {
 }
 
 /// `tfdt` (§8.8.12).
-public struct TrackFragmentDecodeTimeBox: ParsableBox, Equatable {
-    public var baseMediaDecodeTime: UInt64
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+package struct TrackFragmentDecodeTimeBox: ParsableBox, Equatable {
+    package var baseMediaDecodeTime: UInt64
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, _) = try r.fullBoxHeader()
         return TrackFragmentDecodeTimeBox(
             baseMediaDecodeTime: version == 1 ? try r.u64("baseMediaDecodeTime") : UInt64(try r.u32("baseMediaDecodeTime")))
     }
-    public var fields: [(String, InspectValue)] { [("base_media_decode_time", .int(baseMediaDecodeTime))] }
+    package var fields: [(String, InspectValue)] { [("base_media_decode_time", .int(baseMediaDecodeTime))] }
 }
 
 /// `trun` (§8.8.8).
-public struct TrackRunBox: ParsableBox, Equatable {
-    public struct Sample: Sendable, Equatable {
-        public var duration: UInt32?
-        public var size: UInt32?
-        public var flags: UInt32?
-        public var compositionOffset: Int64?
+package struct TrackRunBox: ParsableBox, Equatable {
+    package struct Sample: Sendable, Equatable {
+        package var duration: UInt32?
+        package var size: UInt32?
+        package var flags: UInt32?
+        package var compositionOffset: Int64?
     }
-    public var version: UInt8
-    public var flags: UInt32
-    public var dataOffset: Int32?
-    public var firstSampleFlags: UInt32?
-    public var samples: [Sample]
+    package var version: UInt8
+    package var flags: UInt32
+    package var dataOffset: Int32?
+    package var firstSampleFlags: UInt32?
+    package var samples: [Sample]
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, flags) = try r.fullBoxHeader()
         let at = r.absolutePosition
         let count = try r.u32("sample_count")
@@ -134,7 +134,7 @@ public struct TrackRunBox: ParsableBox, Equatable {
         return box
     }
 
-    public var fields: [(String, InspectValue)] {
+    package var fields: [(String, InspectValue)] {
         var f: [(String, InspectValue)] = [("flags", .string("0x" + String(flags, radix: 16))), ("sample_count", .int(samples.count))]
         if let d = dataOffset { f.append(("data_offset", .int(d))) }
         return f
@@ -142,25 +142,25 @@ public struct TrackRunBox: ParsableBox, Equatable {
 }
 
 /// `mfro` (§8.8.11): size of the enclosing `mfra`, written last so a reader can find it from the end.
-public struct MovieFragmentRandomAccessOffsetBox: ParsableBox, Equatable {
-    public var mfraSize: UInt32
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+package struct MovieFragmentRandomAccessOffsetBox: ParsableBox, Equatable {
+    package var mfraSize: UInt32
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         return MovieFragmentRandomAccessOffsetBox(mfraSize: try r.u32("size"))
     }
-    public var fields: [(String, InspectValue)] { [("mfra_size", .int(mfraSize))] }
+    package var fields: [(String, InspectValue)] { [("mfra_size", .int(mfraSize))] }
 }
 
 /// `tfra` (§8.8.10): random-access points of one track's fragments.
-public struct TrackFragmentRandomAccessBox: ParsableBox, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var time: UInt64
-        public var moofOffset: UInt64
+package struct TrackFragmentRandomAccessBox: ParsableBox, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package var time: UInt64
+        package var moofOffset: UInt64
     }
-    public var trackID: UInt32
-    public var entries: [Entry]
+    package var trackID: UInt32
+    package var entries: [Entry]
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, _) = try r.fullBoxHeader()
         let trackID = try r.u32("track_ID")
         let lengths = try r.u32("length sizes")
@@ -177,5 +177,5 @@ public struct TrackFragmentRandomAccessBox: ParsableBox, Equatable {
         return TrackFragmentRandomAccessBox(trackID: trackID, entries: entries)
     }
 
-    public var fields: [(String, InspectValue)] { [("track_id", .int(trackID)), ("entry_count", .int(entries.count))] }
+    package var fields: [(String, InspectValue)] { [("track_id", .int(trackID)), ("entry_count", .int(entries.count))] }
 }

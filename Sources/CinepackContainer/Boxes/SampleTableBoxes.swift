@@ -2,17 +2,17 @@
 // box actually holds before anything is allocated (Stagefright CVE-2015-1538, FFmpeg CVE-2016-6164).
 
 /// `stts` (§8.6.1.2): runs of samples with equal duration.
-public struct TimeToSampleBox: ParsableBox, SerializableBox, Equatable {
-    public static let boxType: FourCC = "stts"
-    public struct Entry: Sendable, Equatable {
-        public var count: UInt32
-        public var delta: UInt32
-        public init(count: UInt32, delta: UInt32) { self.count = count; self.delta = delta }
+package struct TimeToSampleBox: ParsableBox, SerializableBox, Equatable {
+    package static let boxType: FourCC = "stts"
+    package struct Entry: Sendable, Equatable {
+        package var count: UInt32
+        package var delta: UInt32
+        package init(count: UInt32, delta: UInt32) { self.count = count; self.delta = delta }
     }
-    public var entries: [Entry]
-    public init(entries: [Entry]) { self.entries = entries }
+    package var entries: [Entry]
+    package init(entries: [Entry]) { self.entries = entries }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         let n = try r.entryCount(entrySize: 8, clause: Clause.decodingTime)
         var entries = [Entry](boundedCapacity: n, available: r.remaining, entrySize: 8)
@@ -20,7 +20,7 @@ public struct TimeToSampleBox: ParsableBox, SerializableBox, Equatable {
         return TimeToSampleBox(entries: entries)
     }
 
-    public func writePayload(to w: inout ByteWriter) {
+    package func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(UInt32(entries.count))
         entries.forEach {
@@ -28,25 +28,25 @@ public struct TimeToSampleBox: ParsableBox, SerializableBox, Equatable {
         }
     }
 
-    public var fields: [(String, InspectValue)] {
+    package var fields: [(String, InspectValue)] {
         let samples = entries.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         return [("entry_count", .int(entries.count)), ("sample_count", .int(samples))]
     }
 }
 
 /// `ctts` (§8.6.1.3): composition offsets; version 1 makes them signed.
-public struct CompositionOffsetBox: ParsableBox, SerializableBox, Equatable {
-    public static let boxType: FourCC = "ctts"
-    public struct Entry: Sendable, Equatable {
-        public var count: UInt32
-        public var offset: Int64
-        public init(count: UInt32, offset: Int64) { self.count = count; self.offset = offset }
+package struct CompositionOffsetBox: ParsableBox, SerializableBox, Equatable {
+    package static let boxType: FourCC = "ctts"
+    package struct Entry: Sendable, Equatable {
+        package var count: UInt32
+        package var offset: Int64
+        package init(count: UInt32, offset: Int64) { self.count = count; self.offset = offset }
     }
-    public var version: UInt8
-    public var entries: [Entry]
-    public init(version: UInt8, entries: [Entry]) { self.version = version; self.entries = entries }
+    package var version: UInt8
+    package var entries: [Entry]
+    package init(version: UInt8, entries: [Entry]) { self.version = version; self.entries = entries }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         let (version, _) = try r.fullBoxHeader()
         let n = try r.entryCount(entrySize: 8, clause: Clause.compositionOffset)
         var entries = [Entry](boundedCapacity: n, available: r.remaining, entrySize: 8)
@@ -60,7 +60,7 @@ public struct CompositionOffsetBox: ParsableBox, SerializableBox, Equatable {
         return CompositionOffsetBox(version: version, entries: entries)
     }
 
-    public func writePayload(to w: inout ByteWriter) {
+    package func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: version, flags: 0)
         w.u32(UInt32(entries.count))
         entries.forEach {
@@ -68,16 +68,16 @@ public struct CompositionOffsetBox: ParsableBox, SerializableBox, Equatable {
         }
     }
 
-    public var fields: [(String, InspectValue)] { [("version", .int(version)), ("entry_count", .int(entries.count))] }
+    package var fields: [(String, InspectValue)] { [("version", .int(version)), ("entry_count", .int(entries.count))] }
 }
 
 /// `stss` (§8.6.2): the sync samples, 1-based, strictly increasing.
-public struct SyncSampleBox: ParsableBox, SerializableBox, Equatable {
-    public static let boxType: FourCC = "stss"
-    public var sampleNumbers: [UInt32]
-    public init(sampleNumbers: [UInt32]) { self.sampleNumbers = sampleNumbers }
+package struct SyncSampleBox: ParsableBox, SerializableBox, Equatable {
+    package static let boxType: FourCC = "stss"
+    package var sampleNumbers: [UInt32]
+    package init(sampleNumbers: [UInt32]) { self.sampleNumbers = sampleNumbers }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         let n = try r.entryCount(entrySize: 4, clause: Clause.syncSample)
         var numbers = [UInt32](boundedCapacity: n, available: r.remaining, entrySize: 4)
@@ -85,35 +85,35 @@ public struct SyncSampleBox: ParsableBox, SerializableBox, Equatable {
         return SyncSampleBox(sampleNumbers: numbers)
     }
 
-    public func writePayload(to w: inout ByteWriter) {
+    package func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(UInt32(sampleNumbers.count))
         sampleNumbers.forEach { w.u32($0) }
     }
 
-    public var fields: [(String, InspectValue)] { [("entry_count", .int(sampleNumbers.count))] }
+    package var fields: [(String, InspectValue)] { [("entry_count", .int(sampleNumbers.count))] }
 }
 
 /// `stsz` (§8.7.3.2) or `stz2` (§8.7.3.3): sample sizes, constant or one per sample.
-public struct SampleSizeBox: ParsableBox, SerializableBox, Equatable {
-    public static let boxType: FourCC = "stsz"
+package struct SampleSizeBox: ParsableBox, SerializableBox, Equatable {
+    package static let boxType: FourCC = "stsz"
     /// Non-zero when every sample has this size.
-    public var constantSize: UInt32
-    public var sampleCount: UInt32
+    package var constantSize: UInt32
+    package var sampleCount: UInt32
     /// One per sample when `constantSize == 0`.
-    public var sizes: [UInt32]
+    package var sizes: [UInt32]
     /// 0 for `stsz`; 4, 8 or 16 for `stz2`.
-    public var compactFieldSize: UInt8 = 0
+    package var compactFieldSize: UInt8 = 0
 
-    public init(constantSize: UInt32, sampleCount: UInt32, sizes: [UInt32]) {
+    package init(constantSize: UInt32, sampleCount: UInt32, sizes: [UInt32]) {
         self.constantSize = constantSize
         self.sampleCount = sampleCount
         self.sizes = sizes
     }
 
-    public func size(ofSample index: Int) -> UInt32 { constantSize != 0 ? constantSize : sizes[index] }
+    package func size(ofSample index: Int) -> UInt32 { constantSize != 0 ? constantSize : sizes[index] }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         if context.header.type == "stz2" {
             try r.skip(3, "reserved")
@@ -161,14 +161,14 @@ public struct SampleSizeBox: ParsableBox, SerializableBox, Equatable {
         return SampleSizeBox(constantSize: 0, sampleCount: count, sizes: sizes)
     }
 
-    public func writePayload(to w: inout ByteWriter) {
+    package func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(constantSize)
         w.u32(sampleCount)
         if constantSize == 0 { sizes.forEach { w.u32($0) } }
     }
 
-    public var fields: [(String, InspectValue)] {
+    package var fields: [(String, InspectValue)] {
         var f: [(String, InspectValue)] = [("sample_size", .int(constantSize)), ("sample_count", .int(sampleCount))]
         if compactFieldSize != 0 { f.append(("field_size", .int(compactFieldSize))) }
         return f
@@ -176,22 +176,22 @@ public struct SampleSizeBox: ParsableBox, SerializableBox, Equatable {
 }
 
 /// `stsc` (§8.7.4): runs of chunks with the same number of samples.
-public struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
-    public static let boxType: FourCC = "stsc"
-    public struct Entry: Sendable, Equatable {
-        public var firstChunk: UInt32
-        public var samplesPerChunk: UInt32
-        public var sampleDescriptionIndex: UInt32
-        public init(firstChunk: UInt32, samplesPerChunk: UInt32, sampleDescriptionIndex: UInt32 = 1) {
+package struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
+    package static let boxType: FourCC = "stsc"
+    package struct Entry: Sendable, Equatable {
+        package var firstChunk: UInt32
+        package var samplesPerChunk: UInt32
+        package var sampleDescriptionIndex: UInt32
+        package init(firstChunk: UInt32, samplesPerChunk: UInt32, sampleDescriptionIndex: UInt32 = 1) {
             self.firstChunk = firstChunk
             self.samplesPerChunk = samplesPerChunk
             self.sampleDescriptionIndex = sampleDescriptionIndex
         }
     }
-    public var entries: [Entry]
-    public init(entries: [Entry]) { self.entries = entries }
+    package var entries: [Entry]
+    package init(entries: [Entry]) { self.entries = entries }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         let n = try r.entryCount(entrySize: 12, clause: Clause.sampleToChunk)
         var entries = [Entry](boundedCapacity: n, available: r.remaining, entrySize: 12)
@@ -215,7 +215,7 @@ public struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
         return SampleToChunkBox(entries: entries)
     }
 
-    public func writePayload(to w: inout ByteWriter) {
+    package func writePayload(to w: inout ByteWriter) {
         w.fullBoxHeader(version: 0, flags: 0)
         w.u32(UInt32(entries.count))
         entries.forEach {
@@ -223,21 +223,21 @@ public struct SampleToChunkBox: ParsableBox, SerializableBox, Equatable {
         }
     }
 
-    public var fields: [(String, InspectValue)] { [("entry_count", .int(entries.count))] }
+    package var fields: [(String, InspectValue)] { [("entry_count", .int(entries.count))] }
 }
 
 /// `stco` or `co64` (§8.7.5): absolute file offsets of the chunks.
-public struct ChunkOffsetBox: ParsableBox, Equatable {
-    public var offsets: [UInt64]
-    public var is64Bit: Bool
-    public init(offsets: [UInt64], is64Bit: Bool? = nil) {
+package struct ChunkOffsetBox: ParsableBox, Equatable {
+    package var offsets: [UInt64]
+    package var is64Bit: Bool
+    package init(offsets: [UInt64], is64Bit: Bool? = nil) {
         self.offsets = offsets
         self.is64Bit = is64Bit ?? (offsets.max() ?? 0 > UInt64(UInt32.max))
     }
 
-    public var boxType: FourCC { is64Bit ? "co64" : "stco" }
+    package var boxType: FourCC { is64Bit ? "co64" : "stco" }
 
-    public static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
+    package static func parse(_ r: inout ByteReader, context: BoxParseContext) throws(ContainerError) -> Self {
         _ = try r.fullBoxHeader()
         let wide = context.header.type == "co64"
         let n = try r.entryCount(entrySize: wide ? 8 : 4, clause: Clause.chunkOffset)
@@ -246,7 +246,7 @@ public struct ChunkOffsetBox: ParsableBox, Equatable {
         return ChunkOffsetBox(offsets: offsets, is64Bit: wide)
     }
 
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var w = ByteWriter()
         w.box(boxType) { w in
             w.fullBoxHeader(version: 0, flags: 0)
@@ -256,5 +256,5 @@ public struct ChunkOffsetBox: ParsableBox, Equatable {
         return w.bytes
     }
 
-    public var fields: [(String, InspectValue)] { [("entry_count", .int(offsets.count))] }
+    package var fields: [(String, InspectValue)] { [("entry_count", .int(offsets.count))] }
 }

@@ -4,8 +4,8 @@ import CinepackTime
 /// must parse with its `moov`, hold a video track with exactly the frames sent, last as long as
 /// those frames, and have every sample inside the file. An encoder can exit successfully on a
 /// full disk with no `moov` written; this is where that is caught.
-public enum EncodedMovieCheck {
-    public static func verify(path: String, frames: Int, rate: FrameRate) throws(ContainerError) {
+package enum EncodedMovieCheck {
+    package static func verify(path: String, frames: Int, rate: FrameRate) throws(ContainerError) {
         let movie = try Movie.read(path: path)
         guard let video = movie.tracks.first(where: { $0.kind == .video }) else {
             throw ContainerError.malformed("\(path): no video track")

@@ -1,7 +1,7 @@
 /// Samples of fragmented files (ISO/IEC 14496-12 §8.8): the `trun` boxes of every `moof`, with
 /// defaults from `tfhd` and `trex`, in file order.
 extension SampleIndex {
-    public static func build(
+    package static func build(
         fragments moofs: [Box], trackID: UInt32, defaults trex: TrackExtendsBox?, fileSize: Int64,
         startingAfter initial: SampleIndex, warn: (ContainerError) -> Void
     ) throws(ContainerError)

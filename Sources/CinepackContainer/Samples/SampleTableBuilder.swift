@@ -2,7 +2,7 @@
 /// and with the file, with overflow-checked arithmetic throughout.
 extension SampleIndex {
     /// `fileSize` bounds the chunk offsets; `warn` receives problems a lenient reader can live with.
-    public static func build(stbl: Box, fileSize: Int64, warn: (ContainerError) -> Void) throws(ContainerError) -> SampleIndex {
+    package static func build(stbl: Box, fileSize: Int64, warn: (ContainerError) -> Void) throws(ContainerError) -> SampleIndex {
         var index = SampleIndex()
         let path = stbl.path
         guard

@@ -2,16 +2,16 @@ import CinepackCompression
 
 /// Reads the box tree of any QuickTime / ISO-BMFF file. Bounded and lazy: every read stays inside
 /// its box, media payloads (`mdat`) are never read, all size arithmetic is checked.
-public struct BoxReader {
-    public let source: any ByteSource
-    public var limits: ReaderLimits
+package struct BoxReader {
+    package let source: any ByteSource
+    package var limits: ReaderLimits
 
-    public init(source: any ByteSource, limits: ReaderLimits = .default) {
+    package init(source: any ByteSource, limits: ReaderLimits = .default) {
         self.source = source
         self.limits = limits
     }
 
-    public func readTree() throws(ContainerError) -> BoxTree {
+    package func readTree() throws(ContainerError) -> BoxTree {
         let session = ParseSession(limits: limits)
         var boxes: [Box] = []
         var offset: Int64 = 0

@@ -1,5 +1,5 @@
 /// How the reader treats a box type: the one table of every box the layer knows.
-public enum BoxLayout: Sendable {
+package enum BoxLayout: Sendable {
     /// Only child boxes, starting `childrenOffset` bytes into the payload.
     case container(childrenOffset: Int = 0)
     /// Parsed into a struct; with `childrenOffset`, child boxes follow the fields.
@@ -16,12 +16,12 @@ public enum BoxLayout: Sendable {
     case compressedMovieData
 }
 
-public struct BoxDefinition: Sendable {
-    public var type: FourCC
-    public var layout: BoxLayout
-    public var clause: String
+package struct BoxDefinition: Sendable {
+    package var type: FourCC
+    package var layout: BoxLayout
+    package var clause: String
     /// A parse failure here is an error; elsewhere a warning that leaves the box unparsed.
-    public var essential: Bool
+    package var essential: Bool
 
     init(_ type: FourCC, _ layout: BoxLayout, _ clause: String, essential: Bool = true) {
         self.type = type
@@ -31,12 +31,12 @@ public struct BoxDefinition: Sendable {
     }
 }
 
-public enum BoxRegistry {
+package enum BoxRegistry {
     private static let iso = "ISO/IEC 14496-12"
     private static let qt = "QTFF"
 
     /// The table.
-    public static let definitions: [FourCC: BoxDefinition] = {
+    package static let definitions: [FourCC: BoxDefinition] = {
         var table: [FourCC: BoxDefinition] = [:]
         func add(_ type: FourCC, _ layout: BoxLayout, _ clause: String, essential: Bool = true) {
             table[type] = BoxDefinition(type, layout, clause, essential: essential)
@@ -133,7 +133,7 @@ public enum BoxRegistry {
 
     /// The definition for `type` where it stands. Some types mean different things under
     /// different parents; those rules are here and nowhere else.
-    public static func definition(for type: FourCC, parent: FourCC?, grandparent: FourCC?) -> BoxDefinition? {
+    package static func definition(for type: FourCC, parent: FourCC?, grandparent: FourCC?) -> BoxDefinition? {
         switch parent {
         case "stsd":
             return BoxDefinition(type, .sampleEntry, Clause.sampleDescription)

@@ -211,7 +211,8 @@ private enum KernelCopy {
     }()
 }
 
-private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+/// `write(2)`, under a name no `write` method hides.
+package func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
         return Glibc.write(fd, pointer, count)
     #else

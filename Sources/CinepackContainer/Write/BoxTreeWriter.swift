@@ -1,17 +1,17 @@
 /// A box to write: an original box copied verbatim from its source, new bytes, or a container
 /// rebuilt from new children. Unknown boxes stay `.original` and so come out byte for byte.
-public indirect enum WritableBox {
+package indirect enum WritableBox {
     case original(Box)
     case bytes([UInt8])
     case container(FourCC, [WritableBox])
 
     /// Every box of a tree, unchanged.
-    public static func unchanged(_ tree: BoxTree) -> [WritableBox] { tree.boxes.map { .original($0) } }
+    package static func unchanged(_ tree: BoxTree) -> [WritableBox] { tree.boxes.map { .original($0) } }
 
     /// Replaces the box at `path` (as in `Box.path`) by `replacement` (nil removes it), rebuilding
     /// its ancestors. Bytes of an ancestor that are not child boxes (the version and count of
     /// `stsd`, a QuickTime zero terminator) are carried over unchanged.
-    public static func replacing(
+    package static func replacing(
         path: String, in boxes: [Box], with replacement: WritableBox?, source: any ByteSource
     )
         throws(ContainerError) -> [WritableBox]
@@ -37,17 +37,17 @@ public indirect enum WritableBox {
 
 /// Serialises `WritableBox` lists. Original boxes are copied from the source in bounded chunks,
 /// so an `mdat` of any size streams through without being held in memory.
-public struct BoxTreeWriter {
-    public let source: any ByteSource
-    public var chunkSize = 4 << 20
+package struct BoxTreeWriter {
+    package let source: any ByteSource
+    package var chunkSize = 4 << 20
 
-    public init(source: any ByteSource) { self.source = source }
+    package init(source: any ByteSource) { self.source = source }
 
-    public func write(_ boxes: [WritableBox], to sink: inout some ByteSink) throws(ContainerError) {
+    package func write(_ boxes: [WritableBox], to sink: inout some ByteSink) throws(ContainerError) {
         for box in boxes { try write(box, to: &sink) }
     }
 
-    public func size(of box: WritableBox) -> Int64 {
+    package func size(of box: WritableBox) -> Int64 {
         switch box {
         case .original(let b): return b.header.size
         case .bytes(let bytes): return Int64(bytes.count)

@@ -32,9 +32,9 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             let what = output == input ? "is also an input" : "is the same file as the input \(input)\(identity.rawValue)"
             return "refusing to write \(output): it \(what); nothing written (choose another output name)"
         case .exists(let path):
-            return "\(path) already exists; nothing written (use --force or -y to replace it)"
+            return "\(path) already exists; nothing written (replacing it was not asked for)"
         case .notWritable(let path, let mode):
-            return "\(path) is not writable (mode \(Self.modeString(mode))); nothing written (--force does not override permissions)"
+            return "\(path) is not writable (mode \(Self.modeString(mode))); nothing written (permissions are never overridden)"
         case .notAFile(let path):
             return "cannot write \(path): it is a directory or not a regular file"
         case .noDirectory(let path, let directory):

@@ -12,7 +12,7 @@
 ///
 /// The handler only calls `unlink`, `kill`, `signal` and `raise`, which are async-signal-safe, and
 /// reads a fixed table: strings put in it are never freed, so it never sees freed memory.
-public enum PartialFiles {
+package enum PartialFiles {
     static let capacity = 256
     private nonisolated(unsafe) static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
@@ -31,11 +31,11 @@ public enum PartialFiles {
     }()
     private nonisolated(unsafe) static var installed = false
     /// The signals after which partial files are removed.
-    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Registers a file to remove if the process is interrupted. Returns a token for `remove`.
     @discardableResult
-    public static func add(_ path: String) -> Int? {
+    package static func add(_ path: String) -> Int? {
         withLock {
             installHandlers()
             for i in 0..<capacity where paths[i] == nil {
@@ -47,7 +47,7 @@ public enum PartialFiles {
     }
 
     /// The file is finished (renamed into place) or already removed: forget it.
-    public static func remove(_ token: Int?) {
+    package static func remove(_ token: Int?) {
         guard let token else { return }
         // Not freed: a handler running on another thread may be reading it right now.
         withLock { paths[token] = nil }
@@ -55,7 +55,7 @@ public enum PartialFiles {
 
     /// Registers a helper process (an encoder) to stop if the process is interrupted.
     @discardableResult
-    public static func add(process: Int32) -> Int? {
+    package static func add(process: Int32) -> Int? {
         withLock {
             installHandlers()
             for i in 0..<capacity where processes[i] == 0 {
@@ -66,13 +66,13 @@ public enum PartialFiles {
         }
     }
 
-    public static func remove(process token: Int?) {
+    package static func remove(process token: Int?) {
         guard let token else { return }
         withLock { processes[token] = 0 }
     }
 
     /// The files registered now (for tests and diagnostics).
-    public static var registered: [String] {
+    package static var registered: [String] {
         withLock { (0..<capacity).compactMap { paths[$0].map { String(cString: $0) } } }
     }
 

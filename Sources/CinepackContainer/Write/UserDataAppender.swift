@@ -8,8 +8,8 @@
 /// and cinepack write): the `moov` is rewritten where it is and grows at the end of the file, so
 /// no chunk offset changes. Meant for a file still being produced (a temporary file before its
 /// rename), not as a crash-safe edit of a finished movie.
-public enum UserDataAppender {
-    public static func append(_ box: [UInt8], toFileAt path: String) throws(ContainerError) {
+package enum UserDataAppender {
+    package static func append(_ box: [UInt8], toFileAt path: String) throws(ContainerError) {
         let source = try FileByteSource(path: path)
         let movie = try Movie.read(source: source)
         let moov = movie.moovInFile

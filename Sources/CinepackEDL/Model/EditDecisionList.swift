@@ -34,7 +34,7 @@ public struct EditDecisionList: Sendable, Equatable {
 }
 
 /// Identifies the media an EDL belongs to.
-public struct MediaBinding: Sendable, Equatable {
+public struct MediaBinding: Sendable, Equatable, CustomStringConvertible {
     public var frameCount: Int
     /// Frame rate as an exact rational, e.g. 30000/1001.
     public var frameRate: FrameRate
@@ -46,6 +46,9 @@ public struct MediaBinding: Sendable, Equatable {
         self.frameRate = frameRate
         self.fingerprint = fingerprint
     }
+
+    /// `90 frames at 30/1, fingerprint 3fa…`: how messages name the media an EDL is bound to.
+    public var description: String { "\(frameCount) frames at \(frameRate), fingerprint \(fingerprint)" }
 }
 
 public enum DecisionStrength: String, Sendable, Equatable, CaseIterable {

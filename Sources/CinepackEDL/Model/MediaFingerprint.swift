@@ -7,14 +7,14 @@ extension MediaBinding {
     /// video track (spec/edl.md: FNV-1a 64 over the timescale, the sample count and every
     /// sample's duration and size, big-endian, printed as 16 lowercase hex digits). It changes
     /// when the picture's samples change, not when metadata or the EDL do.
-    public init(movie: CinematicMovie) throws(FormatError) {
+    package init(movie: CinematicMovie) throws(FormatError) {
         guard let rate = movie.frameRate else {
             throw FormatError("\(movie.path): frames are not evenly spaced; cannot bind an EDL to them")
         }
         self.init(frameCount: movie.frameCount, frameRate: rate, fingerprint: MediaBinding.fingerprint(of: movie.video))
     }
 
-    public static func fingerprint(of track: Track) -> String {
+    package static func fingerprint(of track: Track) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ value: UInt64, bytes: Int) {
             for i in (0..<bytes).reversed() {

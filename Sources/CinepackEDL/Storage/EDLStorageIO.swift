@@ -8,7 +8,7 @@ import CinepackContainer
 
 /// The file operations an EDL update performs, and nothing else, so tests can put a fault (a power
 /// cut after k bytes, a write error, a failed fsync) at every step of the protocol.
-public protocol EDLStorageIO: Sendable {
+package protocol EDLStorageIO: Sendable {
     /// Opens an existing regular file for positional reads and writes, holding an exclusive
     /// advisory lock so two editors cannot both write the same slot.
     func openForUpdate(path: String) throws(EDLStorageError) -> any EDLUpdateHandle
@@ -17,7 +17,7 @@ public protocol EDLStorageIO: Sendable {
 }
 
 /// An open movie being updated in place.
-public protocol EDLUpdateHandle: AnyObject {
+package protocol EDLUpdateHandle: AnyObject {
     var size: Int64 { get }
     func read(at offset: Int64, count: Int) throws(EDLStorageError) -> [UInt8]
     /// Writes all of `bytes` at `offset`: one positional write (repeated only after a short write).
@@ -29,7 +29,7 @@ public protocol EDLUpdateHandle: AnyObject {
 }
 
 /// A new file that replaces a movie atomically.
-public protocol EDLReplacementHandle: AnyObject {
+package protocol EDLReplacementHandle: AnyObject {
     var bytesWritten: Int64 { get }
     func write(_ bytes: [UInt8]) throws(EDLStorageError)
     /// Syncs the new file, renames it over the original and syncs the directory.
@@ -39,28 +39,28 @@ public protocol EDLReplacementHandle: AnyObject {
 }
 
 /// The real thing: `pread`/`pwrite`/`fsync` and `AtomicFileWriter`.
-public struct POSIXStorageIO: EDLStorageIO {
+package struct POSIXStorageIO: EDLStorageIO {
     /// How long an update waits for another process's edit lock before it gives up with `busy`.
-    public var lockWait: Double
+    package var lockWait: Double
 
     /// `lockWait` defaults to `defaultLockWait`.
-    public init(lockWait: Double = POSIXStorageIO.defaultLockWait) {
+    package init(lockWait: Double = POSIXStorageIO.defaultLockWait) {
         self.lockWait = lockWait
     }
 
     /// 10 seconds, or the `CINEPACK_LOCK_WAIT` environment variable (seconds).
-    public static var defaultLockWait: Double {
+    package static var defaultLockWait: Double {
         if let text = getenv("CINEPACK_LOCK_WAIT"), let value = Double(String(cString: text)), value >= 0, value.isFinite {
             return value
         }
         return 10
     }
 
-    public func openForUpdate(path: String) throws(EDLStorageError) -> any EDLUpdateHandle {
+    package func openForUpdate(path: String) throws(EDLStorageError) -> any EDLUpdateHandle {
         try POSIXUpdateHandle(path: path, lockWait: lockWait)
     }
 
-    public func beginReplacement(of path: String) throws(EDLStorageError) -> any EDLReplacementHandle {
+    package func beginReplacement(of path: String) throws(EDLStorageError) -> any EDLReplacementHandle {
         try AtomicReplacement(path: path)
     }
 }

@@ -8,15 +8,15 @@ import CinepackFormat
 /// so a power cut at any byte leaves a file that opens with the old or the new EDL. When the movie
 /// has no slots, or the EDL outgrows them, it falls back to rewriting the whole file atomically
 /// and says so in its result.
-public struct EDLStore: Sendable {
-    public let path: String
-    public let io: any EDLStorageIO
+package struct EDLStore: Sendable {
+    package let path: String
+    package let io: any EDLStorageIO
     /// Where the slots are; nil for a movie without `cpED` (written by another tool).
-    public internal(set) var layout: EDLStorageLayout?
+    package internal(set) var layout: EDLStorageLayout?
     /// The EDL as of opening (or of the last `update`).
-    public internal(set) var current: StoredEDL
+    package internal(set) var current: StoredEDL
 
-    public init(path: String, io: any EDLStorageIO = POSIXStorageIO()) throws(EDLStorageError) {
+    package init(path: String, io: any EDLStorageIO = POSIXStorageIO()) throws(EDLStorageError) {
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { throw .container(error, file: path) }
         let scan = try Self.scan(source, name: path)
@@ -36,7 +36,7 @@ public struct EDLStore: Sendable {
     /// another sequence: another process stored an edit meanwhile, which this one would erase.
     /// An EDL larger than readers accept (`XMLLimits.maxInputBytes`) is refused with `tooLarge`.
     @discardableResult
-    public mutating func update(text: [UInt8], expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
+    package mutating func update(text: [UInt8], expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
         guard text.count <= XMLLimits.maxInputBytes else {
             throw EDLStorageError(
                 .tooLarge,
@@ -98,7 +98,7 @@ public struct EDLStore: Sendable {
 
     /// `update(text:)` with the UTF-8 bytes of `text`.
     @discardableResult
-    public mutating func update(text: String, expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
+    package mutating func update(text: String, expectedSequence: UInt64? = nil) throws(EDLStorageError) -> EDLUpdateResult {
         try update(text: Array(text.utf8), expectedSequence: expectedSequence)
     }
 

@@ -4,7 +4,7 @@
 
 extension EditDecisionList {
     /// The normative RELAX NG schema of the EDL (spec/edl.rng), embedded so reading needs no file.
-    public static let relaxNGSchema = #"""
+    package static let relaxNGSchema = #"""
         <?xml version="1.0" encoding="UTF-8"?>
         <!--
           The cinepack edit-decision list, version 1: normative RELAX NG schema (XML syntax).

@@ -6,13 +6,13 @@ extension EditDecisionList {
     /// (history steps hold canonical EDL text, foreign elements are canonical XML, strings are XML
     /// text). When this passes, `parse(xmlData(), …)` succeeds and returns an equal list.
     /// Places in messages are model indices (`decision 2`), as there is no file.
-    public func validate(source: String = "EDL") throws(EDLError) {
+    package func validate(source: String = "EDL") throws(EDLError) {
         try EDLRules(source: source, locate: { _ in (nil, nil) }).check(self, places: nil)
     }
 
     /// `xml`, one element in a namespace other than the EDL's, in the exclusive canonical form
     /// `foreignElements` holds (spec/edl.md §9).
-    public static func canonicalForeignElement(_ xml: String) throws(EDLError) -> String {
+    package static func canonicalForeignElement(_ xml: String) throws(EDLError) -> String {
         let sink = XMLDiagnosticSink()
         return try SafeXML.withCapturedErrors(sink) { () throws(EDLError) -> String in
             let document = try SafeXML.parse(Array(xml.utf8), source: "foreign element")
@@ -35,7 +35,7 @@ extension EditDecisionList {
 
 extension HistoryEntry {
     /// A step whose `previous` is the canonical text of `previous` without its own history (§8).
-    public init(description: String, previous: EditDecisionList) {
+    package init(description: String, previous: EditDecisionList) {
         var body = previous
         body.history = []
         body.redo = []
@@ -43,7 +43,7 @@ extension HistoryEntry {
     }
 
     /// The EDL this step recorded, read back from `previous`.
-    public func previousList() throws(EDLError) -> EditDecisionList {
+    package func previousList() throws(EDLError) -> EditDecisionList {
         try EditDecisionList.parse(Array(previous.utf8), source: "history step \"\(description)\"")
     }
 }

@@ -13,15 +13,15 @@ import CLibXML2
 //   parse; none reaches stderr. Any diagnostic, warnings included, rejects the document.
 
 /// Limits for untrusted XML (spec/edl.md §2).
-public enum XMLLimits {
+package enum XMLLimits {
     /// Largest input accepted, checked before libxml2 sees a byte.
-    public static let maxInputBytes = 16 * 1024 * 1024
+    package static let maxInputBytes = 16 * 1024 * 1024
     /// Deepest element nesting accepted (the root is depth 1).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
     /// Most attributes on one element, namespace declarations included. libxml2 checks an element's
     /// attributes for duplicates, and canonicalizes them, in time quadratic in their number (40 000 on
     /// one element: 38 s), so the count is checked on the bytes before libxml2 sees them.
-    public static let maxAttributes = 1024
+    package static let maxAttributes = 1024
 }
 
 /// One libxml2 diagnostic and where it points.

@@ -5,8 +5,8 @@ import CinepackTime
 /// The focus script as an SVG chart: time across, disparity up (near at the top). Each subject's
 /// disparity is a thin line, the focus disparity a thick one, racks are shaded, decisions are
 /// marked (filled = strong, hollow = weak; squares = user, circles = captured).
-public enum FocusPlot {
-    public static func svg(script: FocusScript, capture: CaptureTimeline, title: String, width: Int = 1200, height: Int = 480) -> String {
+package enum FocusPlot {
+    package static func svg(script: FocusScript, capture: CaptureTimeline, title: String, width: Int = 1200, height: Int = 480) -> String {
         let left = 60.0, right = 170.0, top = 40.0, bottom = 50.0
         let w = Double(width) - left - right, h = Double(height) - top - bottom
         let frames = script.frames

@@ -6,28 +6,28 @@ import CinepackTime
 /// picture's, rounded to the nearest audio sample; a speed change plays its span `N/D` times as
 /// fast (tempo changed, pitch kept). The one computation every renderer of a program uses
 /// (whole renders, shards, concatenation).
-public struct ProgramAudio: Sendable, Equatable {
+package struct ProgramAudio: Sendable, Equatable {
     /// One source span played at one speed.
-    public struct Segment: Sendable, Equatable {
-        public var sourceStart: MediaTime
-        public var sourceEnd: MediaTime
+    package struct Segment: Sendable, Equatable {
+        package var sourceStart: MediaTime
+        package var sourceEnd: MediaTime
         /// Source seconds per program second (2/1 = twice as fast).
-        public var rateNumerator: Int64
-        public var rateDenominator: Int64
+        package var rateNumerator: Int64
+        package var rateDenominator: Int64
         /// Where it plays, from the start of the rendered range.
-        public var outputStart: MediaTime
-        public var outputEnd: MediaTime
+        package var outputStart: MediaTime
+        package var outputEnd: MediaTime
 
-        public var rate: Double { Double(rateNumerator) / Double(rateDenominator) }
+        package var rate: Double { Double(rateNumerator) / Double(rateDenominator) }
     }
 
-    public let segments: [Segment]
+    package let segments: [Segment]
     /// The rendered range's length: its frames times the frame duration. Audio past the last
     /// segment (a program whose end is not on a frame boundary) is silence.
-    public let duration: MediaTime
+    package let duration: MediaTime
 
     /// The audio of program frames `frames` of `timeline`.
-    public init(timeline: EditTimeline, frames: Range<Int64>) {
+    package init(timeline: EditTimeline, frames: Range<Int64>) {
         let grid = timeline.outputGrid
         let start = grid.time(ofFrame: frames.lowerBound)
         let end = grid.time(ofFrame: frames.upperBound)
@@ -55,12 +55,12 @@ public struct ProgramAudio: Sendable, Equatable {
     }
 
     /// Whether the audio is the source's from its start, untouched (a plain copy will do).
-    public var isWholeSourceAtSpeedOne: Bool {
+    package var isWholeSourceAtSpeedOne: Bool {
         segments.count == 1 && segments[0].sourceStart == .zero && segments[0].rateNumerator == segments[0].rateDenominator
     }
 
     /// The sample at which time `t` falls, rounded to the nearest.
-    public static func sample(_ t: MediaTime, rate: Int) -> Int64 {
+    package static func sample(_ t: MediaTime, rate: Int) -> Int64 {
         Int64((t.seconds * Double(rate)).rounded())
     }
 
@@ -69,7 +69,7 @@ public struct ProgramAudio: Sendable, Equatable {
     /// (`atrim` on sample numbers), retimed with `atempo` (chained for speeds under 1/2), padded
     /// or cut to its exact length in samples, then the segments joined and the whole padded to
     /// the range's length.
-    public func ffmpegFilter(input: String, sampleRate: Int, output: String) -> String {
+    package func ffmpegFilter(input: String, sampleRate: Int, output: String) -> String {
         var chains: [String] = []
         let n = segments.count
         let total = Self.sample(duration, rate: sampleRate)

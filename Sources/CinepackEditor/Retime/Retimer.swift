@@ -5,15 +5,15 @@ import CinepackTime
 /// change speed. Each is a pure function returning the new EDL and a report of every change; a refused
 /// edit throws and changes nothing. Decisions are never dropped silently: those a trim hides stay in
 /// the EDL and are reported as inactive. Undo history is not touched (the caller records the step).
-public struct Retimer: Sendable {
-    public let edl: EditDecisionList
+package struct Retimer: Sendable {
+    package let edl: EditDecisionList
     /// The EDL's media grid: every time of the EDL is a frame start of it.
-    public let grid: FrameGrid
+    package let grid: FrameGrid
     /// The program the EDL makes now.
-    public let timeline: EditTimeline
+    package let timeline: EditTimeline
 
     /// - Throws: when the EDL has no `<media>` or its timeline breaks spec/edl.md §7.
-    public init(_ edl: EditDecisionList) throws(RetimeError) {
+    package init(_ edl: EditDecisionList) throws(RetimeError) {
         guard let media = edl.media else {
             throw RetimeError("an EDL with decisions or a timeline needs <media>, whose frame grid its times are on (spec/retime.md §3)")
         }
@@ -27,7 +27,7 @@ public struct Retimer: Sendable {
     // MARK: Inactive decisions
 
     /// The decisions no kept range shows, in EDL order (spec/retime.md §2).
-    public func inactiveDecisions() -> [InactiveDecision] {
+    package func inactiveDecisions() -> [InactiveDecision] {
         Retimer.inactive(edl.decisions, timeline)
     }
 
@@ -79,7 +79,7 @@ public struct Retimer: Sendable {
     /// the report gives the requested and the snapped time). The decisions stay in time order, so the
     /// moved one may change index. Landing on another decision's frame is refused unless `replacing`,
     /// which removes that decision (reported). Landing on a trimmed-away frame is allowed and reported.
-    public func moveDecision(_ index: Int, to time: MediaTime, replacing: Bool = false) throws(RetimeError) -> RetimeResult {
+    package func moveDecision(_ index: Int, to time: MediaTime, replacing: Bool = false) throws(RetimeError) -> RetimeResult {
         guard edl.decisions.indices.contains(index) else {
             throw RetimeError("there is no decision at index \(index); the EDL has \(edl.decisions.count) (spec/retime.md §3.1)")
         }
@@ -141,7 +141,7 @@ public struct Retimer: Sendable {
     /// nothing, if a decision would leave the clip or land on the frame of a decision that does not move.
     /// Decisions stay in time order. Shifting the moved decisions back by the opposite offset restores
     /// the EDL (spec/retime.md §3.2).
-    public func shift(range: Range<MediaTime>, by offset: MediaTime) throws(RetimeError) -> RetimeResult {
+    package func shift(range: Range<MediaTime>, by offset: MediaTime) throws(RetimeError) -> RetimeResult {
         guard let snapped = FrameGrid(rate: grid.rate).checkedSnap(offset) else {
             throw RetimeError("cannot shift by \(offset): far outside the media (spec/retime.md §3.2)")
         }
@@ -209,7 +209,7 @@ public struct Retimer: Sendable {
     /// clip). Each must have `start < end`, both frame starts inside the clip; ranges may not overlap
     /// unless `allowingRepeats` (a shot used twice, which spec/edl.md §7 allows). Decisions are never
     /// changed: those no kept range shows are reported as inactive (spec/retime.md §3.3).
-    public func trim(keep ranges: [SourceRange], allowingRepeats: Bool = false) throws(RetimeError) -> RetimeResult {
+    package func trim(keep ranges: [SourceRange], allowingRepeats: Bool = false) throws(RetimeError) -> RetimeResult {
         var frames: [Range<Int64>] = []
         for (i, r) in ranges.enumerated() {
             let span = try EditTimeline.frames(of: r.start, r.end, grid: grid, what: "range \(i + 1)")
@@ -239,7 +239,7 @@ public struct Retimer: Sendable {
     /// unless `replacing`, which cuts the existing ones back to the parts outside the new one (reported).
     /// A rate equal to 1 is normal speed: nothing is stored for it (with `replacing`, it clears the span).
     /// Refused when the program's times would not be representable (spec/retime.md §3.4).
-    public func setSpeed(_ segment: SpeedSegment, replacing: Bool = false) throws(RetimeError) -> RetimeResult {
+    package func setSpeed(_ segment: SpeedSegment, replacing: Bool = false) throws(RetimeError) -> RetimeResult {
         let what = "speed \(segment.start)..<\(segment.end)"
         let span = try EditTimeline.frames(of: segment.start, segment.end, grid: grid, what: what)
         guard segment.rateNumerator >= 1, segment.rateDenominator >= 1 else {

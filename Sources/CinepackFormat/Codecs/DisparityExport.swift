@@ -1,7 +1,7 @@
 /// A stored disparity map written for other tools (`extract --format exr|pfm|npy`): 32-bit
 /// floats, diopters or (as depth) metres; NaN where there is no depth, +inf metres at 0 D.
-public enum DisparityExport {
-    public enum Format: String, Sendable, CaseIterable {
+package enum DisparityExport {
+    package enum Format: String, Sendable, CaseIterable {
         /// One FLOAT channel `Z` (ZIP-compressed scanlines), written by OpenEXR's own library.
         case exr
         /// One-channel little-endian PFM.
@@ -10,7 +10,7 @@ public enum DisparityExport {
         case npy
     }
 
-    public static func encode(_ map: DisparityMap, format: Format, asDepth: Bool) throws(FormatError) -> [UInt8] {
+    package static func encode(_ map: DisparityMap, format: Format, asDepth: Bool) throws(FormatError) -> [UInt8] {
         let values = asDepth ? map.values.map { $0.isNaN ? Float.nan : 1 / $0 } : map.values
         switch format {
         case .pfm:

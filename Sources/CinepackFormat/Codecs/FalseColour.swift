@@ -1,13 +1,13 @@
 /// Disparity as a picture people can read: near is warm, far is cool (a perceptually ordered
 /// ramp through dark blue, cyan, green, yellow, red), invalid pixels black.
-public enum FalseColour {
+package enum FalseColour {
     /// Control points of the ramp, evenly spaced from far (0) to near (1).
     private static let ramp: [(Float, Float, Float)] = [
         (0.19, 0.07, 0.23), (0.27, 0.51, 0.97), (0.10, 0.89, 0.71), (0.64, 0.99, 0.24), (0.98, 0.73, 0.22), (0.84, 0.21, 0.02),
         (0.48, 0.02, 0.01),
     ]
 
-    public static func colour(_ t: Float) -> (UInt8, UInt8, UInt8) {
+    package static func colour(_ t: Float) -> (UInt8, UInt8, UInt8) {
         let x = min(max(t, 0), 1) * Float(ramp.count - 1)
         let i = min(Int(x), ramp.count - 2)
         let f = x - Float(i)
@@ -17,7 +17,7 @@ public enum FalseColour {
     }
 
     /// An 8-bit RGB picture of `map`, scaled over `range` (the file's quantization range).
-    public static func image(_ map: DisparityMap, range: DisparityQuantization) -> PixelImage {
+    package static func image(_ map: DisparityMap, range: DisparityQuantization) -> PixelImage {
         var samples = [UInt8](repeating: 0, count: map.width * map.height * 3)
         let span = range.maximum - range.minimum
         for (i, d) in map.values.enumerated() where !d.isNaN {

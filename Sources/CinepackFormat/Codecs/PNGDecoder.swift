@@ -1,7 +1,7 @@
 import CinepackCompression
 
 /// PNG colour types (PNG spec 11.2.1, Table 11).
-public enum PNGColorType: UInt8, Sendable, CaseIterable {
+package enum PNGColorType: UInt8, Sendable, CaseIterable {
     case gray = 0
     case rgb = 2
     case palette = 3
@@ -9,7 +9,7 @@ public enum PNGColorType: UInt8, Sendable, CaseIterable {
     case rgba = 6
 
     /// Samples per pixel as stored in the file (a palette index is one sample).
-    public var samplesPerPixel: Int {
+    package var samplesPerPixel: Int {
         switch self {
         case .gray, .palette: 1
         case .grayAlpha: 2
@@ -19,7 +19,7 @@ public enum PNGColorType: UInt8, Sendable, CaseIterable {
     }
 
     /// Bit depths the spec allows for this colour type.
-    public var allowedBitDepths: [Int] {
+    package var allowedBitDepths: [Int] {
         switch self {
         case .gray: [1, 2, 4, 8, 16]
         case .palette: [1, 2, 4, 8]
@@ -29,14 +29,14 @@ public enum PNGColorType: UInt8, Sendable, CaseIterable {
 }
 
 /// The validated contents of IHDR.
-public struct PNGHeader: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public let bitDepth: Int
-    public let colorType: PNGColorType
-    public let interlaced: Bool
+package struct PNGHeader: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package let bitDepth: Int
+    package let colorType: PNGColorType
+    package let interlaced: Bool
 
-    public init(width: Int, height: Int, bitDepth: Int, colorType: PNGColorType, interlaced: Bool) {
+    package init(width: Int, height: Int, bitDepth: Int, colorType: PNGColorType, interlaced: Bool) {
         self.width = width
         self.height = height
         self.bitDepth = bitDepth
@@ -55,10 +55,10 @@ public struct PNGHeader: Sendable, Equatable {
 /// white is 255); palette images become RGB, or RGBA when a tRNS chunk gives palette alpha. The
 /// other ancillary chunks (gamma, colour profile, tRNS colour keys, text…) are checked for
 /// integrity and otherwise ignored: the pixels come back exactly as stored.
-public enum PNGDecoder {
+package enum PNGDecoder {
     /// Decodes a complete PNG stream. Every chunk's CRC is checked; nothing larger than `limits`
     /// allows is allocated, and image data must inflate to exactly the size the header implies.
-    public static func decode(
+    package static func decode(
         _ bytes: some Collection<UInt8>, limits: PNGLimits = .default
     ) throws(PNGError)
         -> PixelImage
@@ -75,7 +75,7 @@ public enum PNGDecoder {
 
     /// Reads and validates only the signature and IHDR (CRC included): cheap dimension checks
     /// without inflating anything.
-    public static func header(
+    package static func header(
         of bytes: some Collection<UInt8>, limits: PNGLimits = .default
     ) throws(PNGError)
         -> PNGHeader

@@ -3,12 +3,12 @@ import CinepackCompression
 /// Encodes `PixelImage`s as PNG: colour types 0 (gray), 4 (gray+alpha), 2 (RGB), 6 (RGBA) at 8 or
 /// 16 bits, never interlaced, no ancillary chunks. The output holds exactly the image's samples, so
 /// decoding it gives back an equal `PixelImage`.
-public enum PNGEncoder {
+package enum PNGEncoder {
     /// IDAT payload per chunk. Any size up to 2^31-1 is legal; moderate chunks keep each CRC pass
     /// cache-friendly and suit streaming readers.
     static let idatChunkSize = 1 << 20
 
-    public static func encode(
+    package static func encode(
         _ image: PixelImage, filter: PNGFilterStrategy = .adaptive,
         compressionLevel: Int32 = 6
     ) throws(PNGError) -> [UInt8] {

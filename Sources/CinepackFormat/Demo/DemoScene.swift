@@ -47,24 +47,24 @@
 ///   lists them with their transition starts. A decision past the clip's end is not recorded, and
 ///   neither is the transition towards it (the default 6 s clip decides at 0, 2.2 and 4.4 s: A, B, A).
 /// - f-number 4.5 on every frame.
-public struct DemoScene: Sendable {
-    public struct Options: Sendable, Equatable {
+package struct DemoScene: Sendable {
+    package struct Options: Sendable, Equatable {
         /// Picture size, pixels: even, 64…7680 × 64…4320.
-        public var width = 1280
-        public var height = 720
+        package var width = 1280
+        package var height = 720
         /// Clip length, seconds (0.5…600); the frame count is `round(seconds × framesPerSecond)`.
-        public var seconds: Double = 6
+        package var seconds: Double = 6
         /// 1…120.
-        public var framesPerSecond = 30
+        package var framesPerSecond = 30
         /// The disparity map is `ceil(width / scale) × ceil(height / scale)`; 1…16.
-        public var disparityScale = 4
+        package var disparityScale = 4
         /// Seeds the textures (brick and plank tints, grain, the lights' jitter and colours). The
         /// timeline, the subjects and the metadata do not depend on it.
-        public var seed: UInt64 = 0x00C1_4E9A_C4DE_4D05
+        package var seed: UInt64 = 0x00C1_4E9A_C4DE_4D05
 
-        public init() {}
+        package init() {}
 
-        public init(
+        package init(
             width: Int = 1280, height: Int = 720, seconds: Double = 6, framesPerSecond: Int = 30, disparityScale: Int = 4,
             seed: UInt64 = 0x00C1_4E9A_C4DE_4D05
         ) {
@@ -77,25 +77,25 @@ public struct DemoScene: Sendable {
         }
     }
 
-    public let options: Options
-    public let frameCount: Int
-    public let disparityWidth: Int
-    public let disparityHeight: Int
+    package let options: Options
+    package let frameCount: Int
+    package let disparityWidth: Int
+    package let disparityHeight: Int
     /// Lens 26 mm, f/4.5 default, and the focus timing used for the captured transitions.
-    public let parameters: CinematicParameters
+    package let parameters: CinematicParameters
     /// Contains every disparity the scene produces (0…2.5 D; the nearest thing, the floor at the
     /// bottom edge, stays below 2.2 D).
-    public let quantization: DisparityQuantization
+    package let quantization: DisparityQuantization
 
     /// The f-number recorded in every frame's metadata.
-    public static let fNumber: Float = 4.5
+    package static let fNumber: Float = 4.5
     /// Length of the repeating timeline, seconds.
-    public static let cycleSeconds = 8
+    package static let cycleSeconds = 8
 
     let raster: DemoRaster
     let aspect: Float
 
-    public init(options: Options = Options()) throws(DemoSceneError) {
+    package init(options: Options = Options()) throws(DemoSceneError) {
         let o = options
         guard o.width % 2 == 0, o.height % 2 == 0, (64...7680).contains(o.width), (64...4320).contains(o.height) else {
             throw .size(width: o.width, height: o.height)
@@ -115,10 +115,10 @@ public struct DemoScene: Sendable {
     }
 
     /// Presentation time of a frame, seconds.
-    public func time(ofFrame index: Int) -> Double { Double(index) / Double(options.framesPerSecond) }
+    package func time(ofFrame index: Int) -> Double { Double(index) / Double(options.framesPerSecond) }
 
     /// Frame `index` (0 ≤ index < frameCount): picture, disparity map and metadata.
-    public func frame(_ index: Int) -> DemoFrame {
+    package func frame(_ index: Int) -> DemoFrame {
         precondition(index >= 0 && index < frameCount, "demo frame \(index) outside 0..<\(frameCount)")
         let figures = self.figures(index)
         let metadata = self.metadata(index, figures: figures)
@@ -130,7 +130,7 @@ public struct DemoScene: Sendable {
     }
 
     /// The metadata of frame `index` alone (cheap: nothing is drawn).
-    public func metadata(_ index: Int) -> FrameMetadata {
+    package func metadata(_ index: Int) -> FrameMetadata {
         precondition(index >= 0 && index < frameCount, "demo frame \(index) outside 0..<\(frameCount)")
         return metadata(index, figures: figures(index))
     }
@@ -166,17 +166,17 @@ public struct DemoScene: Sendable {
 }
 
 /// One generated frame.
-public struct DemoFrame: Sendable {
-    public var index: Int
+package struct DemoFrame: Sendable {
+    package var index: Int
     /// 8-bit RGB, `width × height`.
-    public var picture: PixelImage
+    package var picture: PixelImage
     /// Row-major, `disparityWidth × disparityHeight`, diopters; no invalid pixels.
-    public var disparity: [Float]
-    public var disparityWidth: Int
-    public var disparityHeight: Int
-    public var metadata: FrameMetadata
+    package var disparity: [Float]
+    package var disparityWidth: Int
+    package var disparityHeight: Int
+    package var metadata: FrameMetadata
 
-    public init(index: Int, picture: PixelImage, disparity: [Float], disparityWidth: Int, disparityHeight: Int, metadata: FrameMetadata) {
+    package init(index: Int, picture: PixelImage, disparity: [Float], disparityWidth: Int, disparityHeight: Int, metadata: FrameMetadata) {
         self.index = index
         self.picture = picture
         self.disparity = disparity
@@ -187,21 +187,21 @@ public struct DemoFrame: Sendable {
 }
 
 /// Why `DemoScene` refused its options. A struct with static members so cases can be added.
-public struct DemoSceneError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct DemoSceneError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 
-    public static func size(width: Int, height: Int) -> DemoSceneError {
+    package static func size(width: Int, height: Int) -> DemoSceneError {
         DemoSceneError("demo size \(width)x\(height) must be even, 64…7680 wide and 64…4320 high")
     }
-    public static func duration(_ seconds: Double) -> DemoSceneError {
+    package static func duration(_ seconds: Double) -> DemoSceneError {
         DemoSceneError("demo length \(seconds) s must be 0.5…600 s")
     }
-    public static func frameRate(_ fps: Int) -> DemoSceneError {
+    package static func frameRate(_ fps: Int) -> DemoSceneError {
         DemoSceneError("demo frame rate \(fps) must be 1…120 frames per second")
     }
-    public static func disparityScale(_ scale: Int) -> DemoSceneError {
+    package static func disparityScale(_ scale: Int) -> DemoSceneError {
         DemoSceneError("demo disparity scale \(scale) must be 1…16")
     }
 }

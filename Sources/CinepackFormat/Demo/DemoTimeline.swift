@@ -1,44 +1,44 @@
 /// The demo's metadata: who is detected where, the captured decisions and the focus they produce.
 
 /// A subject of the demo scene and its detection tracks.
-public struct DemoSubject: Sendable, Equatable {
-    public struct Track: Sendable, Equatable {
-        public var id: UInt32
-        public var type: DetectionType
+package struct DemoSubject: Sendable, Equatable {
+    package struct Track: Sendable, Equatable {
+        package var id: UInt32
+        package var type: DetectionType
     }
 
-    public var name: String
+    package var name: String
     /// 0 = no group.
-    public var groupID: UInt32
+    package var groupID: UInt32
     /// Diopters; the subject is flat.
-    public var disparity: Float
-    public var tracks: [Track]
+    package var disparity: Float
+    package var tracks: [Track]
 }
 
 /// A captured decision of the demo clip, with the rack transition that ends at it.
-public struct DemoDecision: Sendable, Equatable {
-    public var frame: Int
+package struct DemoDecision: Sendable, Equatable {
+    package var frame: Int
     /// Seconds (the frame's time).
-    public var time: Double
-    public var decision: CapturedDecision
+    package var time: Double
+    package var decision: CapturedDecision
     /// Disparity of the target, diopters.
-    public var disparity: Float
+    package var disparity: Float
     /// Start of the transition that arrives at `time`, seconds; nil when there is none (the first decision).
-    public var transitionStart: Double?
+    package var transitionStart: Double?
 }
 
 extension DemoScene {
-    public static let personA = DemoSubject(
+    package static let personA = DemoSubject(
         name: "person A", groupID: 1, disparity: 0.5,
         tracks: [.init(id: 1, type: .face), .init(id: 2, type: .head), .init(id: 3, type: .torso)])
-    public static let personB = DemoSubject(
+    package static let personB = DemoSubject(
         name: "person B", groupID: 2, disparity: 1.2,
         tracks: [.init(id: 4, type: .face), .init(id: 5, type: .head), .init(id: 6, type: .torso)])
-    public static let dog = DemoSubject(
+    package static let dog = DemoSubject(
         name: "dog", groupID: 3, disparity: 0.8, tracks: [.init(id: 7, type: .dogBody), .init(id: 8, type: .dogHead)])
-    public static let ball = DemoSubject(name: "ball", groupID: 0, disparity: 2.0, tracks: [.init(id: 9, type: .sportsBall)])
+    package static let ball = DemoSubject(name: "ball", groupID: 0, disparity: 2.0, tracks: [.init(id: 9, type: .sportsBall)])
     /// Far to near.
-    public static let cast: [DemoSubject] = [personA, dog, personB, ball]
+    package static let cast: [DemoSubject] = [personA, dog, personB, ball]
 
     /// The first decision, at frame 0: focus starts on person A's face.
     static let opening: (second: Double, target: UInt32, disparity: Float) = (0, 1, 0.5)
@@ -46,7 +46,7 @@ extension DemoScene {
     static let plan: [(second: Double, target: UInt32, disparity: Float)] = [(2.2, 4, 1.2), (4.4, 1, 0.5), (6.6, 8, 0.8)]
 
     /// Every captured decision in the clip, in time order.
-    public var decisions: [DemoDecision] {
+    package var decisions: [DemoDecision] {
         var result: [DemoDecision] = []
         var j = 0
         while let d = decision(j) {

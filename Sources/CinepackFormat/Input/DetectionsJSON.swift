@@ -3,19 +3,19 @@ import Foundation
 /// The JSON detections file of spec/detections.md §2, read in one pass (`JSONReader`, entry by
 /// entry) and checked field by field. Every error names the file, the frame (or frame entry), the detection and the
 /// field.
-public enum DetectionsJSON {
+package enum DetectionsJSON {
     /// The only version of the format.
-    public static let version = 1
+    package static let version = 1
     /// How far a rect may stick out of [0, 1] (float rounding in the producer) before it is an error;
     /// rects within it are clamped to the frame.
-    public static let rectTolerance: Float = 1e-4
+    package static let rectTolerance: Float = 1e-4
 
-    public static func load(path: String, frameCount: Int) throws(InputError) -> [FrameInput] {
+    package static func load(path: String, frameCount: Int) throws(InputError) -> [FrameInput] {
         try parse(DetectionsInput.readFile(path), file: path, frameCount: frameCount)
     }
 
     /// `file` only names the input in messages. Returns exactly `frameCount` frames.
-    public static func parse(_ data: Data, file: String, frameCount: Int) throws(InputError) -> [FrameInput] {
+    package static func parse(_ data: Data, file: String, frameCount: Int) throws(InputError) -> [FrameInput] {
         var parser = Parser(file: file, frameCount: max(0, frameCount))
         return try parser.parse(data)
     }

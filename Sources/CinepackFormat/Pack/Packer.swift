@@ -80,12 +80,29 @@ public enum Packer {
     /// either (spec/depth-input.md §3), so memory per frame stays bounded.
     public static let maxMapSide = 8192
 
-    /// Packs the movie. `progress(done, total)` is called after every frame (and during a first
-    /// pass over the depth, when one is needed); `planned` receives the range and calibration
-    /// before any frame is written.
+    /// Packs the movie in a task: `progress(done, total)` after every frame, `planned` before the
+    /// first. Cancelling the task stops at the next frame with `FormatError.cancelled` (its
+    /// `isCancellation` set) and leaves no file, as any failure does.
     @discardableResult
     public static func pack(
         _ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }, planned: (DepthPlan) -> Void = { _ in }
+    ) async throws(FormatError) -> CinematicWriteSummary {
+        if Task.isCancelled { throw .cancelled }
+        do {
+            return try await CancellationFlag.running { isCancelled in
+                try pack(request, progress: progress, planned: planned, isCancelled: isCancelled)
+            }
+        } catch { throw FormatError.from(error) }
+    }
+
+    /// Packs the movie. `progress(done, total)` is called after every frame (and during a first
+    /// pass over the depth, when one is needed); `planned` receives the range and calibration
+    /// before any frame is written. Once `isCancelled` says so, stops at the next frame with
+    /// `FormatError.cancelled` and leaves no file.
+    @discardableResult
+    public static func pack(
+        _ request: PackRequest, progress: (Int, Int) -> Void = { _, _ in }, planned: (DepthPlan) -> Void = { _ in },
+        isCancelled: () -> Bool = { false }
     ) throws(FormatError)
         -> CinematicWriteSummary
     {
@@ -173,6 +190,7 @@ public enum Packer {
                         i, Result { () throws(FormatError) in try loadFrame(base + i, context, raw: preread[i], first: firstFrame) })
                 }
                 for i in 0..<count {
+                    if isCancelled() { throw FormatError.cancelled }
                     let index = base + i
                     let (picture, map, codes) = try loaded.get(i)
                     let input = index < request.metadata.count ? request.metadata[index] : FrameInput()

@@ -3,30 +3,30 @@ import CinepackContainer
 
 /// The two fixed-size slots that hold the edit-decision list inside `moov/udta/cpED`
 /// (spec/format.md §8). This file is the byte layout; the update protocol lives with the EDL.
-public enum EDLSlots {
-    public static let containerType: FourCC = "cpED"
-    public static let slotType: FourCC = "cpES"
-    public static let magic: [UInt8] = Array("EDLS".utf8)
+package enum EDLSlots {
+    package static let containerType: FourCC = "cpED"
+    package static let slotType: FourCC = "cpES"
+    package static let magic: [UInt8] = Array("EDLS".utf8)
     /// Bytes of a slot record before the text.
-    public static let recordHeaderSize = 20
+    package static let recordHeaderSize = 20
     /// Payload bytes of a `cpES` box before the record (version and flags).
-    public static let fullBoxHeaderSize = 4
-    public static let defaultCapacity = 64 * 1024
+    package static let fullBoxHeaderSize = 4
+    package static let defaultCapacity = 64 * 1024
 
     /// A decoded slot.
-    public struct Slot: Sendable, Equatable {
-        public var sequence: UInt64
-        public var text: [UInt8]
+    package struct Slot: Sendable, Equatable {
+        package var sequence: UInt64
+        package var text: [UInt8]
     }
 
     /// Capacity to reserve for an EDL of `length` bytes.
-    public static func capacity(forTextLength length: Int) -> Int {
+    package static func capacity(forTextLength length: Int) -> Int {
         max(defaultCapacity, 2 * (length + recordHeaderSize))
     }
 
     /// The slot record: magic, sequence, length, CRC, text, zero padding to `capacity` bytes.
     /// Nil when the text does not fit.
-    public static func record(sequence: UInt64, text: [UInt8], capacity: Int) -> [UInt8]? {
+    package static func record(sequence: UInt64, text: [UInt8], capacity: Int) -> [UInt8]? {
         guard recordHeaderSize + text.count <= capacity, text.count <= Int(UInt32.max) else { return nil }
         var w = ByteWriter(capacity: capacity)
         w.bytes(magic)
@@ -40,7 +40,7 @@ public enum EDLSlots {
     }
 
     /// Decodes a slot record; nil when it is not valid (torn, empty of magic, bad CRC).
-    public static func decode(record bytes: [UInt8]) -> Slot? {
+    package static func decode(record bytes: [UInt8]) -> Slot? {
         guard bytes.count >= recordHeaderSize, Array(bytes[0..<4]) == magic else { return nil }
         var r = ByteReader(bytes)
         do {
@@ -59,7 +59,7 @@ public enum EDLSlots {
     }
 
     /// `cpED` with two empty slots (sequence 0) of `capacity` bytes each, for a new movie.
-    public static func emptyContainer(capacity: Int = defaultCapacity) -> [UInt8] {
+    package static func emptyContainer(capacity: Int = defaultCapacity) -> [UInt8] {
         var w = ByteWriter()
         w.box(containerType) { w in
             for _ in 0..<2 {

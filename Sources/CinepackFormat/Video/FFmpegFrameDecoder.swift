@@ -4,11 +4,11 @@ import Foundation
 /// as RGB: 8 bits per sample (`rgb24`) for 8-bit sources, 16 (`rgb48le`) for deeper ones, so a
 /// 10- or 12-bit picture keeps every bit. The YCbCr matrix and range of the source's colour
 /// description are passed to the scaler explicitly rather than left to its defaults.
-public final class FFmpegFrameDecoder {
-    public let path: String
-    public let width: Int
-    public let height: Int
-    public let format: SourcePictureFormat
+package final class FFmpegFrameDecoder {
+    package let path: String
+    package let width: Int
+    package let height: Int
+    package let format: SourcePictureFormat
     private let ffmpeg: String
     private var process: Process?
     private var pipe = Pipe()
@@ -17,7 +17,7 @@ public final class FFmpegFrameDecoder {
     private var next = 0
     private var last: (Int, PixelImage)?
 
-    public init(path: String, width: Int, height: Int, format: SourcePictureFormat, ffmpeg: String) {
+    package init(path: String, width: Int, height: Int, format: SourcePictureFormat, ffmpeg: String) {
         self.path = path
         self.width = width
         self.height = height
@@ -32,7 +32,7 @@ public final class FFmpegFrameDecoder {
 
     /// ffmpeg's arguments to decode from frame `first` on (earlier frames are decoded and dropped
     /// inside ffmpeg, never converted).
-    public func arguments(from first: Int) -> [String] {
+    package func arguments(from first: Int) -> [String] {
         var filters: [String] = []
         if first > 0 { filters.append("select=gte(n\\,\(first))") }
         filters.append(
@@ -50,7 +50,7 @@ public final class FFmpegFrameDecoder {
     /// white decodes to 65283 of 65535), so zimg (`zscale`), which computes the standard's
     /// conversion and rounds to nearest, does it. Other conversions (8-bit RGB) keep swscale, exact
     /// there: accurate rounding, chroma interpolated at full resolution.
-    public static func scaleFilter(colour: ColourDescription, direction: String, deepRGB: Bool = false) -> String {
+    package static func scaleFilter(colour: ColourDescription, direction: String, deepRGB: Bool = false) -> String {
         if deepRGB, let matrix = zimgMatrix(colour.matrix) {
             let range = colour.fullRange ? "full" : "limited"
             // zimg takes planar RGB only; the repacking to and from rgb48le is exact.
@@ -80,7 +80,7 @@ public final class FFmpegFrameDecoder {
     }
 
     /// Whether an ffmpeg pixel format is YCbCr (not RGB, planar GBR or grey).
-    public static func isYCbCr(pixelFormat name: String) -> Bool {
+    package static func isYCbCr(pixelFormat name: String) -> Bool {
         !["rgb", "bgr", "gbr", "argb", "abgr", "rgba", "bgra", "x2rgb", "x2bgr", "gray", "ya", "0rgb", "0bgr", "pal8", "mono"]
             .contains { name.hasPrefix($0) }
     }
@@ -99,7 +99,7 @@ public final class FFmpegFrameDecoder {
 
     /// Frame `n`. Frames asked in increasing order stream from one ffmpeg process; a repeat is
     /// served from memory; an earlier frame starts a new process.
-    public func frame(_ n: Int) throws(FFmpegError) -> PixelImage {
+    package func frame(_ n: Int) throws(FFmpegError) -> PixelImage {
         if let last, last.0 == n { return last.1 }
         if process == nil || n < next { try start(at: n) }
         while true {
@@ -181,7 +181,7 @@ public final class FFmpegFrameDecoder {
 
     /// What ffmpeg decodes the first video stream of `path` to: pixel format and the colour
     /// description the codec carries (VUI), from the first frame.
-    public static func probe(path: String, ffmpeg: String) throws(FFmpegError) -> SourcePictureFormat {
+    package static func probe(path: String, ffmpeg: String) throws(FFmpegError) -> SourcePictureFormat {
         let (status, log) = try FFmpegTool.run(
             ffmpeg, ["-v", "info", "-nostdin", "-i", path, "-map", "0:v:0", "-frames:v", "1", "-vf", "showinfo", "-f", "null", "-"])
         guard status == 0, let parsed = parseShowinfo(log) else { throw .probeFailed(path: path, log: FFmpegTool.tail(log)) }

@@ -126,7 +126,10 @@ public enum FarmConcat {
             return nil
         }
         let plan: RenderPlan
-        do { plan = try RenderPlan(edits: edits) } catch { throw .format(error) }
+        do { plan = try RenderPlan(edits: edits) } catch {
+            if case .format(let cause) = error { throw .format(cause) }
+            throw .format(FormatError("\(error)"))
+        }
         guard record.program.clamped(to: plan.outputFrames) == record.program, !record.program.isEmpty else {
             throw .audioSourceMismatch(
                 path: path,

@@ -1,12 +1,12 @@
 /// Turns a stored frame into working values: diopters for `--disparity` and `--depth`, the
 /// model's own relative numbers (sign-flipped with `--invert`) for `--relative-disparity`.
 /// NaN marks no depth. The rules are those of spec/depth-input.md §2.
-public struct DepthConverter: Sendable {
-    public var options: DepthInputOptions
+package struct DepthConverter: Sendable {
+    package var options: DepthInputOptions
 
-    public init(options: DepthInputOptions) { self.options = options }
+    package init(options: DepthInputOptions) { self.options = options }
 
-    public func working(_ frame: RawDepthFrame, file: String, index: Int) throws(DepthInputError) -> [Float] {
+    package func working(_ frame: RawDepthFrame, file: String, index: Int) throws(DepthInputError) -> [Float] {
         func refuse(_ i: Int, _ v: Float, _ what: String) -> DepthInputError {
             DepthInputError(file: file, frame: index, .value("\(what) \(v) at pixel (\(i % frame.width), \(i / frame.width))"))
         }

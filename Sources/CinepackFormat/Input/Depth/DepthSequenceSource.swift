@@ -3,16 +3,16 @@ import Foundation
 
 /// A numbered sequence of per-frame files: 8/16-bit grey PNG, PFM, OpenEXR or `.npy` (H×W).
 /// Every frame's header is checked against frame 0's size before its pixels are decoded.
-public final class DepthSequenceSource: DepthFrameSource {
-    public let name: String
-    public let frameCount: Int
-    public let width: Int
-    public let height: Int
-    public let isRandomAccess = true
+package final class DepthSequenceSource: DepthFrameSource {
+    package let name: String
+    package let frameCount: Int
+    package let width: Int
+    package let height: Int
+    package let isRandomAccess = true
     let paths: [String]
     let exrChannel: String?
 
-    public init(pattern: String, options: DepthInputOptions) throws(DepthInputError) {
+    package init(pattern: String, options: DepthInputOptions) throws(DepthInputError) {
         name = pattern
         exrChannel = options.exrChannel
         do { paths = try ImageSequence(pattern: pattern, role: options.kind.option).paths } catch {
@@ -24,9 +24,9 @@ public final class DepthSequenceSource: DepthFrameSource {
         height = size.height
     }
 
-    public func file(_ index: Int) -> String { paths[min(index, paths.count - 1)] }
+    package func file(_ index: Int) -> String { paths[min(index, paths.count - 1)] }
 
-    public func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
+    package func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
         let path = paths[index]
         do throws(DepthInputError) {
             // An EXR is opened once: its header gives the size, then the channel is decoded.

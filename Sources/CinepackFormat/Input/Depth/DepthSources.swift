@@ -2,10 +2,10 @@ import Foundation
 
 /// Opens the right source for `path`: a printf pattern (`d/%04d.exr`) is a sequence; a `.npy`,
 /// `.npz` or video file holds every frame.
-public enum DepthSources {
-    public static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v"]
+package enum DepthSources {
+    package static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v"]
 
-    public static func open(_ path: String, options: DepthInputOptions) throws(DepthInputError) -> any DepthFrameSource {
+    package static func open(_ path: String, options: DepthInputOptions) throws(DepthInputError) -> any DepthFrameSource {
         let ext = (path as NSString).pathExtension.lowercased()
         if path.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil {
             return try DepthSequenceSource(pattern: path, options: options)

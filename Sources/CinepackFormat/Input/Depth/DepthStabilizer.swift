@@ -2,13 +2,13 @@
 /// (block means): each frame gets the scale and shift that best map it, robustly, onto a
 /// temporal median of its aligned neighbours, so pixels that do not move agree from frame to
 /// frame while moving subjects (outliers to the fit) do not drag the correction.
-public enum DepthStabilizer {
+package enum DepthStabilizer {
     /// Frames on each side of the temporal reference window.
-    public static let halfWindow = 10
+    package static let halfWindow = 10
     static let iterations = 3
 
     /// Per-frame (scale, shift) taking proxy values to a common relative scale.
-    public static func corrections(_ proxies: [[Float]]) -> [(scale: Float, shift: Float)] {
+    package static func corrections(_ proxies: [[Float]]) -> [(scale: Float, shift: Float)] {
         let n = proxies.count
         guard n > 1, let k = proxies.first?.count, k > 0 else { return Array(repeating: (1, 0), count: n) }
         // Start: frame 0 normalised by its median and interquartile range, then each frame fitted
@@ -98,7 +98,7 @@ public enum DepthStabilizer {
 
     /// Block means of the valid values on a grid of at most `cells`×`cells` blocks: the small
     /// picture of a frame the stabilizer works on (a few KiB per frame).
-    public static func proxy(_ values: [Float], width: Int, height: Int, cells: Int = 48) -> [Float] {
+    package static func proxy(_ values: [Float], width: Int, height: Int, cells: Int = 48) -> [Float] {
         let bw = max(1, (width + cells - 1) / cells)
         let bh = max(1, (height + cells - 1) / cells)
         let gw = (width + bw - 1) / bw

@@ -2,8 +2,8 @@ import Foundation
 
 /// Finds ffmpeg (and ffprobe beside it). `CINEPACK_FFMPEG` names the ffmpeg to use, and only
 /// that one; otherwise the first on the `PATH` or in the usual places.
-public enum FFmpegLocator {
-    public static func ffmpeg() -> String? {
+package enum FFmpegLocator {
+    package static func ffmpeg() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if let chosen = environment["CINEPACK_FFMPEG"] {
             return FileManager.default.isExecutableFile(atPath: chosen) ? chosen : nil
@@ -12,7 +12,7 @@ public enum FFmpegLocator {
     }
 
     /// ffprobe from the same directory as the chosen ffmpeg, else from the `PATH`.
-    public static func ffprobe() -> String? {
+    package static func ffprobe() -> String? {
         if let ffmpeg = ffmpeg() {
             let sibling = ((ffmpeg as NSString).deletingLastPathComponent as NSString).appendingPathComponent("ffprobe")
             if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }

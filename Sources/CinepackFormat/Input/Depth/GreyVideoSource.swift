@@ -2,12 +2,12 @@ import Foundation
 
 /// A depth video (8, 10, 12 or 16-bit grey or the luma of YUV), decoded by ffmpeg and read frame
 /// by frame from its pipe in presentation order. Sequential: reading frame 0 starts ffmpeg over.
-public final class GreyVideoSource: DepthFrameSource {
-    public let name: String
-    public let frameCount: Int
-    public let width: Int
-    public let height: Int
-    public let isRandomAccess = false
+package final class GreyVideoSource: DepthFrameSource {
+    package let name: String
+    package let frameCount: Int
+    package let width: Int
+    package let height: Int
+    package let isRandomAccess = false
     /// The raw pixel format asked of ffmpeg and its largest code.
     let pixelFormat: String
     let maximum: Float
@@ -15,7 +15,7 @@ public final class GreyVideoSource: DepthFrameSource {
     private var pipe: Pipe?
     private var next = 0
 
-    public init(path: String) throws(DepthInputError) {
+    package init(path: String) throws(DepthInputError) {
         name = path
         guard FileManager.default.isReadableFile(atPath: path) else { throw DepthInputError(file: path, .unreadable) }
         guard let ffprobe = FFmpegLocator.ffprobe(), FFmpegLocator.ffmpeg() != nil else {
@@ -59,9 +59,9 @@ public final class GreyVideoSource: DepthFrameSource {
 
     deinit { stop() }
 
-    public func file(_ index: Int) -> String { name }
+    package func file(_ index: Int) -> String { name }
 
-    public func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
+    package func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
         if index == 0 || process == nil { try start() }
         guard index == next, let pipe else { throw DepthInputError(file: name, frame: index, .malformed("internal: frames out of order")) }
         let bytesPerSample = maximum > 255 ? 2 : 1

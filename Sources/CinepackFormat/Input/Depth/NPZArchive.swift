@@ -3,21 +3,21 @@ import CinepackContainer
 /// The members of a NumPy `.npz` (a ZIP archive of `.npy` files, as `np.savez` and
 /// `np.savez_compressed` write it): names and where each member's bytes are. Stored and
 /// deflated members; ZIP64 sizes and offsets as NumPy writes them.
-public struct NPZArchive {
-    public struct Member: Sendable {
+package struct NPZArchive {
+    package struct Member: Sendable {
         /// The array name (the member name without `.npy`).
-        public var key: String
-        public var deflated: Bool
-        public var compressedSize: Int64
-        public var size: Int64
-        public var localHeaderOffset: Int64
+        package var key: String
+        package var deflated: Bool
+        package var compressedSize: Int64
+        package var size: Int64
+        package var localHeaderOffset: Int64
     }
 
-    public let path: String
-    public let members: [Member]
+    package let path: String
+    package let members: [Member]
     let source: FileByteSource
 
-    public init(path: String) throws(DepthInputError) {
+    package init(path: String) throws(DepthInputError) {
         self.path = path
         do { source = try FileByteSource(path: path) } catch { throw DepthInputError(file: path, .unreadable) }
         func bad(_ why: String) -> DepthInputError { DepthInputError(file: path, .malformed("not a readable .npz (ZIP) archive: \(why)")) }
@@ -86,7 +86,7 @@ public struct NPZArchive {
     }
 
     /// The member `key`, or the first when `key` is nil.
-    public func member(_ key: String?) throws(DepthInputError) -> Member {
+    package func member(_ key: String?) throws(DepthInputError) -> Member {
         let found = key.map { k in members.first { $0.key == k } } ?? members.first
         guard let found else { throw DepthInputError(file: path, .missingArray(key: key ?? "(any)", present: members.map(\.key))) }
         return found

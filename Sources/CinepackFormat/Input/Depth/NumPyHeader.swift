@@ -2,15 +2,15 @@ import Foundation
 
 /// The header of a NumPy `.npy` array (format versions 1–3): element type, byte order and shape,
 /// and where the data starts. Arrays are taken in C order only (NumPy's default).
-public struct NumPyHeader: Sendable, Equatable {
-    public enum Element: String, Sendable {
+package struct NumPyHeader: Sendable, Equatable {
+    package enum Element: String, Sendable {
         case float16 = "f2", float32 = "f4", float64 = "f8"
         case uint8 = "u1", int8 = "i1", uint16 = "u2", int16 = "i2", uint32 = "u4", int32 = "i4"
 
-        public var size: Int { Int(rawValue.dropFirst())! }
-        public var isInteger: Bool { !rawValue.hasPrefix("f") }
+        package var size: Int { Int(rawValue.dropFirst())! }
+        package var isInteger: Bool { !rawValue.hasPrefix("f") }
         /// The largest value of an unsigned integer element (for code-style inputs).
-        public var integerMaximum: Float? {
+        package var integerMaximum: Float? {
             switch self {
             case .uint8: 255
             case .uint16: 65535
@@ -19,14 +19,14 @@ public struct NumPyHeader: Sendable, Equatable {
         }
     }
 
-    public var element: Element
-    public var littleEndian: Bool
-    public var shape: [Int]
+    package var element: Element
+    package var littleEndian: Bool
+    package var shape: [Int]
     /// Offset of the first data byte from the start of the `.npy` bytes.
-    public var dataOffset: Int
+    package var dataOffset: Int
 
     /// Parses the header at the start of `bytes` (the first few KiB of the file are enough).
-    public static func parse(_ bytes: [UInt8], name: String) throws(DepthInputError) -> NumPyHeader {
+    package static func parse(_ bytes: [UInt8], name: String) throws(DepthInputError) -> NumPyHeader {
         func bad(_ why: String) -> DepthInputError { DepthInputError(file: name, .malformed("not a NumPy .npy array: \(why)")) }
         guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1..<6]) == Array("NUMPY".utf8) else {
             throw bad("no \\x93NUMPY magic")
@@ -61,7 +61,7 @@ public struct NumPyHeader: Sendable, Equatable {
 
     /// The array as frames × height × width: (H, W), (N, H, W), and either with a trailing or
     /// (for N) second axis of 1.
-    public func frames(name: String) throws(DepthInputError) -> (count: Int, height: Int, width: Int) {
+    package func frames(name: String) throws(DepthInputError) -> (count: Int, height: Int, width: Int) {
         var dims = shape
         if dims.count == 4, dims[1] == 1 { dims.remove(at: 1) }
         if dims.count >= 3, dims.last == 1 { dims.removeLast() }
@@ -74,7 +74,7 @@ public struct NumPyHeader: Sendable, Equatable {
     }
 
     /// Decodes `count` elements starting at `bytes[offset]` as floats.
-    public func decode(_ bytes: [UInt8], at offset: Int = 0, count: Int) -> [Float] {
+    package func decode(_ bytes: [UInt8], at offset: Int = 0, count: Int) -> [Float] {
         var out = [Float](repeating: 0, count: count)
         let size = element.size
         bytes.withUnsafeBufferPointer { b in

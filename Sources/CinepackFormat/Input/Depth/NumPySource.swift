@@ -4,12 +4,12 @@ import CinepackContainer
 /// Every frame in one NumPy array: a `.npy` file, or one member of a `.npz` (stored members are
 /// read at any frame; deflated ones, as `np.savez_compressed` writes, are inflated in order, a
 /// frame at a time).
-public final class NumPySource: DepthFrameSource {
-    public let name: String
-    public let frameCount: Int
-    public let width: Int
-    public let height: Int
-    public let isRandomAccess: Bool
+package final class NumPySource: DepthFrameSource {
+    package let name: String
+    package let frameCount: Int
+    package let width: Int
+    package let height: Int
+    package let isRandomAccess: Bool
     let header: NumPyHeader
     let source: FileByteSource
     /// Offset of the `.npy` bytes in the file (0 for a `.npy`; the member's data for a `.npz`).
@@ -19,7 +19,7 @@ public final class NumPySource: DepthFrameSource {
     private var compressedRead: Int64 = 0
     private var nextFrame = 0
 
-    public init(path: String, key: String?) throws(DepthInputError) {
+    package init(path: String, key: String?) throws(DepthInputError) {
         name = path
         if path.lowercased().hasSuffix(".npz") {
             let archive = try NPZArchive(path: path)
@@ -78,9 +78,9 @@ public final class NumPySource: DepthFrameSource {
         do { return try RawInflater() } catch { throw DepthInputError(file: path, .malformed("\(error)")) }
     }
 
-    public func file(_ index: Int) -> String { name }
+    package func file(_ index: Int) -> String { name }
 
-    public func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
+    package func read(_ index: Int) throws(DepthInputError) -> RawDepthFrame {
         let frameBytes = width * height * header.element.size
         let bytes: [UInt8]
         do {

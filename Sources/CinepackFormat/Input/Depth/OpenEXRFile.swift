@@ -5,16 +5,16 @@ import Foundation
 /// a map's size is checked before any pixel is decoded, then one channel as 32-bit floats
 /// (half, float and uint channels; scanline or tiled parts, level 0; every compression the
 /// library reads).
-public final class OpenEXRFile {
-    public let path: String
-    public let width: Int
-    public let height: Int
+package final class OpenEXRFile {
+    package let path: String
+    package let width: Int
+    package let height: Int
     /// Channel names of the first part, as stored (sorted by the library).
-    public let channels: [String]
+    package let channels: [String]
     private var context: exr_context_t?
 
     /// Opens `path` and reads its header. `maxSide` bounds the data window the library accepts.
-    public init(path: String, maxSide: Int = 65536) throws(DepthInputError) {
+    package init(path: String, maxSide: Int = 65536) throws(DepthInputError) {
         self.path = path
         var memoryless: exr_context_t?
         var initializer = exr_context_initializer_t()
@@ -61,7 +61,7 @@ public final class OpenEXRFile {
     }
 
     /// The channel to read: `wanted` when given, else the first of Z, depth.Z, Y, R present.
-    public func channel(_ wanted: String?) throws(DepthInputError) -> String {
+    package func channel(_ wanted: String?) throws(DepthInputError) -> String {
         let candidates = wanted.map { [$0] } ?? Self.defaultChannels
         guard let found = candidates.first(where: channels.contains) else {
             throw DepthInputError(file: path, .missingChannel(wanted: candidates, present: channels))
@@ -69,10 +69,10 @@ public final class OpenEXRFile {
         return found
     }
 
-    public static let defaultChannels = ["Z", "depth.Z", "Y", "R"]
+    package static let defaultChannels = ["Z", "depth.Z", "Y", "R"]
 
     /// Decodes `name` as floats, row-major, top row first (the data window's top-left first).
-    public func read(channel name: String) throws(DepthInputError) -> [Float] {
+    package func read(channel name: String) throws(DepthInputError) -> [Float] {
         guard let index = channels.firstIndex(of: name) else {
             throw DepthInputError(file: path, .missingChannel(wanted: [name], present: channels))
         }
@@ -90,7 +90,7 @@ public final class OpenEXRFile {
     }
 
     /// A ZIP-compressed scanline EXR holding one FLOAT channel.
-    public static func encode(channel name: String, values: [Float], width: Int, height: Int) throws(DepthInputError) -> [UInt8] {
+    package static func encode(channel name: String, values: [Float], width: Int, height: Int) throws(DepthInputError) -> [UInt8] {
         precondition(values.count == width * height)
         var buffer = cinepack_exr_buffer_t()
         defer { free(buffer.bytes) }

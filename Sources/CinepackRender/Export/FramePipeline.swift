@@ -7,8 +7,8 @@ import Dispatch
 ///
 /// The first error of any stage stops the loop and is rethrown once the other stages have
 /// finished touching their frames (so a caller can cancel its writer safely).
-enum FramePipeline {
-    static func run<Input, Output>(
+package enum FramePipeline {
+    package static func run<Input, Output>(
         count: Int, read: @escaping (Int) throws -> Input, render: (Int, Input) throws -> Output,
         write: @escaping (Output) throws -> Void, rendered: (Int) -> Void = { _ in }
     ) throws {

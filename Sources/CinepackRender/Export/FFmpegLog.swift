@@ -8,15 +8,15 @@ import Foundation
 
 /// The end of what ffmpeg prints on stderr, kept in memory (no log file to create, fail on or
 /// leave behind) and quoted when ffmpeg fails.
-final class FFmpegLog: @unchecked Sendable {
-    let pipe = Pipe()
+package final class FFmpegLog: @unchecked Sendable {
+    package let pipe = Pipe()
     private var tail: [UInt8] = []
     private let lock = NSLock()
     private let finished = DispatchSemaphore(value: 0)
     private static let limit = 4096
 
     /// Starts reading; call after the process that writes into `pipe` has been launched.
-    func startReading() {
+    package func startReading() {
         let fd = pipe.fileHandleForReading.fileDescriptor
         Thread.detachNewThread { [self] in
             var chunk = [UInt8](repeating: 0, count: 4096)
@@ -34,7 +34,7 @@ final class FFmpegLog: @unchecked Sendable {
     }
 
     /// The last `lines` lines ffmpeg printed (waiting briefly for the pipe to drain).
-    func lastLines(_ lines: Int = 6) -> String {
+    package func lastLines(_ lines: Int = 6) -> String {
         _ = finished.wait(timeout: .now() + 2)
         lock.lock()
         let text = String(decoding: tail, as: UTF8.self)

@@ -1,4 +1,6 @@
-import Cinepack
+import CinepackContainer
+import CinepackFormat
+import CinepackTime
 import Foundation
 
 #if canImport(Glibc)
@@ -7,36 +9,21 @@ import Foundation
     import Darwin
 #endif
 
-/// ffmpeg as the encoder for codecs cinepack does not build in (ProRes, DNxHR, H.264, HEVC…);
-/// decoding goes through the library's `PictureDecoder`. Frames cross the pipe as raw RGB, 8 or
-/// 16 bits per sample.
-enum FFmpeg {
-    static func require(_ why: String) throws -> String {
-        do { return try FFmpegTool.require(why) } catch { throw CLIErrors.failure("\(error)") }
-    }
-}
-
-/// The program's audio for an encoder: the source file and the filter graph that cuts and
-/// retimes it (`ProgramAudio.ffmpegFilter`), or nil for a plain copy of the source's audio.
-struct EncoderAudio {
-    var path: String
-    var filter: String?
-}
-
-/// Encodes raw RGB frames through ffmpeg with the export settings (ProRes, DNxHR, H.264, HEVC…), into a temporary file placed under
-/// its name only when ffmpeg succeeded and the file checks out as a complete movie with every
-/// frame (ffmpeg can exit 0 on a full disk without writing its `moov`). Any failure — no folder,
-/// an encoder error, ffmpeg killed, disk full — ends in a message quoting ffmpeg's last stderr
-/// lines, and no file is left. The partial file and ffmpeg are registered with `PartialFiles`, so
-/// SIGINT, SIGTERM and SIGHUP clean them up too. (SIGPIPE is ignored process-wide by `main`, so a
-/// dead ffmpeg shows up here as EPIPE, not as a silent death.)
-final class FFmpegEncoder {
+/// Encodes raw RGB frames through ffmpeg with the export settings (ProRes, DNxHR, H.264, HEVC…),
+/// into a temporary file placed under its name only when ffmpeg succeeded and the file checks out
+/// as a complete movie with every frame (ffmpeg can exit 0 on a full disk without writing its
+/// `moov`). Any failure — no folder, an encoder error, ffmpeg killed, disk full — ends in an
+/// `EncoderError` quoting ffmpeg's last stderr lines, and no file is left. The partial file and
+/// ffmpeg are registered with `PartialFiles`, so SIGINT, SIGTERM and SIGHUP clean them up too.
+/// Frames cross the pipe as raw RGB, 8 or 16 bits per sample. (A process that does not ignore
+/// SIGPIPE dies when ffmpeg does; the command line ignores it, so a dead ffmpeg shows up as EPIPE.)
+public final class FFmpegEncoder {
     private let process = Process()
     private let input = Pipe()
     private let log = FFmpegLog()
-    let temporaryPath: String
-    let target: OutputTarget
-    var path: String { target.path }
+    public let temporaryPath: String
+    public let target: OutputTarget
+    public var path: String { target.path }
     private let rate: FrameRate
     private var framesWritten = 0
     private var fileToken: Int?
@@ -46,12 +33,15 @@ final class FFmpegEncoder {
     private let finishing: ((String) throws -> Void)?
 
     /// `syncInterval`: a sync frame every that many frames (farm segments, `ShardPlan`).
-    init(
+    public init(
         target: OutputTarget, settings: ExportSettings, syncInterval: Int, width: Int, height: Int, rate: FrameRate,
         audio: EncoderAudio?, finishing: ((String) throws -> Void)? = nil
-    ) throws {
+    ) throws(EncoderError) {
         self.finishing = finishing
-        let ffmpeg = try FFmpeg.require("--codec \(settings.codec.rawValue)")
+        let ffmpeg: String
+        do { ffmpeg = try FFmpegTool.require("codec \(settings.codec.rawValue)") } catch {
+            throw .ffmpegUnavailable(error, codec: settings.codec)
+        }
         self.target = target
         self.rate = rate
         let url = URL(fileURLWithPath: target.path)
@@ -61,7 +51,7 @@ final class FFmpegEncoder {
         // stops it and waits for it before removing the file, so it cannot create it again.
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target.directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw OutputError.noDirectory(path: target.path, directory: target.directory)
+            throw .output(.noDirectory(path: target.path, directory: target.directory))
         }
         fileToken = PartialFiles.add(temporaryPath)
         var arguments = [
@@ -84,13 +74,13 @@ final class FFmpegEncoder {
         // Not started with the signals held back: ffmpeg would inherit them blocked.
         do { try process.run() } catch {
             abandon()
-            throw CLIErrors.failure("cannot start ffmpeg (\(ffmpeg)): \(error.localizedDescription)")
+            throw .cannotStart(ffmpeg: ffmpeg, reason: error.localizedDescription)
         }
         processToken = PartialFiles.add(process: process.processIdentifier)
         log.startReading()
     }
 
-    func write(_ picture: PixelImage) throws {
+    public func write(_ picture: PixelImage) throws(EncoderError) {
         // rgb24, or rgb48le for 16-bit pictures (native order is little-endian wherever Swift runs).
         let bytes: [UInt8]
         switch picture.storage {
@@ -100,44 +90,43 @@ final class FFmpegEncoder {
         let fd = input.fileHandleForWriting.fileDescriptor
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + done, raw.count - done) }
+            let n = bytes.withUnsafeBytes { raw in systemWrite(fd, raw.baseAddress! + done, raw.count - done) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 let reason = n < 0 ? String(cString: strerror(errno)) : "no progress"
-                throw failure("ffmpeg stopped accepting frames after \(framesWritten) (\(reason))")
+                throw failure(.stoppedAcceptingFrames(after: framesWritten, reason: reason))
             }
             done += n
         }
         framesWritten += 1
     }
 
-    func finish() throws {
+    public func finish() throws(EncoderError) {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         PartialFiles.remove(process: processToken)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw failure("ffmpeg failed")
+            throw failure(.failed)
         }
         do {
             try EncodedMovieCheck.verify(path: temporaryPath, frames: framesWritten, rate: rate)
         } catch {
             abandon()
-            throw CLIErrors.failure(
-                "ffmpeg exited normally but \(path) would be incomplete (\(error)); nothing written. ffmpeg said:\n\(log.lastLines())")
+            throw .incomplete(path: path, reason: "\(error)", log: log.lastLines())
         }
         do { try finishing?(temporaryPath) } catch {
             abandon()
-            throw error
+            throw .finishing(path: path, cause: "\(error)")
         }
         do { try target.install(temporary: temporaryPath) } catch {
             PartialFiles.remove(fileToken)
-            throw error
+            throw .output(error)
         }
         PartialFiles.remove(fileToken)
     }
 
     /// Stops ffmpeg and removes the partial file; the destination is untouched.
-    func abandon() {
+    public func abandon() {
         try? input.fileHandleForWriting.close()
         if process.isRunning {
             process.terminate()
@@ -149,25 +138,14 @@ final class FFmpegEncoder {
     }
 
     /// Cleans up and describes how ffmpeg ended, with its last stderr lines.
-    private func failure(_ what: String) -> CLIErrors.Failure {
+    private func failure(_ what: EncoderError.Failure) -> EncoderError {
         try? input.fileHandleForWriting.close()
         // Give ffmpeg a moment to report and exit on its own before stopping it.
         for _ in 0..<200 where process.isRunning { usleep(10_000) }
         abandon()
-        let how: String
-        switch process.terminationReason {
-        case .uncaughtSignal: how = "ffmpeg was killed by signal \(process.terminationStatus)"
-        default: how = "ffmpeg exited with status \(process.terminationStatus)"
-        }
-        return CLIErrors.failure("\(what); \(how); nothing written to \(path). ffmpeg said:\n\(log.lastLines())")
+        let ending: EncoderError.Ending =
+            process.terminationReason == .uncaughtSignal
+            ? .killed(signal: process.terminationStatus) : .exited(status: process.terminationStatus)
+        return .encoder(what, ending: ending, path: path, log: log.lastLines())
     }
-}
-
-/// `write(2)`: inside a type with a `write` method the bare name means the method.
-private func posixWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        return Glibc.write(fd, pointer, count)
-    #else
-        return Darwin.write(fd, pointer, count)
-    #endif
 }

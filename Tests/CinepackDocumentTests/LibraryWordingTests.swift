@@ -1,0 +1,80 @@
+import Cinepack
+import Foundation
+import TestSupport
+import Testing
+
+/// Library errors speak of the movie, never of the command line: no `--option`, no `cinepack
+/// command` in a `description`; the typed case carries what a client needs. The refusals come from
+/// real calls on the demo clip, not from hand-built values only.
+@Suite struct LibraryWordingTests {
+    /// `--force`, `--range`, `` `cinepack edl clear` ``: command-line vocabulary.
+    static func hasCLIVocabulary(_ text: String) -> Bool {
+        text.range(of: #"(^|[\s(`'"])--[a-z]"#, options: .regularExpression) != nil
+            || text.range(of: #"cinepack (edl|pack|render|decisions|focus|undo|redo|concat)\b"#, options: .regularExpression) != nil
+    }
+
+    @Test func vocabularyCheckFindsOptions() {
+        #expect(Self.hasCLIVocabulary("x already exists (use --force or -y)"))
+        #expect(Self.hasCLIVocabulary("`cinepack edl clear` replaces it"))
+        #expect(!Self.hasCLIVocabulary("frames 0…29 — nothing written"))
+    }
+
+    @Test func outputRefusalsAreTypedAndNeutral() throws {
+        let dir = try Paths.temporaryDirectory()
+        let path = dir.file("taken.png")
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: OutputError.exists(path: path)) { try OutputTarget(path: path, overwrite: false).validate() }
+        chmod(path, 0o444)
+        #expect(throws: OutputError.notWritable(path: path, mode: 0o444)) { try OutputTarget(path: path, overwrite: true).validate() }
+        let cases: [OutputError] = [
+            .exists(path: path), .notWritable(path: path, mode: 0o444), .isInput(output: path, input: path, identity: .samePath),
+            .notAFile(path: dir.path), .noDirectory(path: path, directory: dir.path),
+            .io(path: path, operation: "rename", reason: "No space left on device", completed: false),
+        ]
+        for error in cases { #expect(!Self.hasCLIVocabulary(error.description), "\(error)") }
+    }
+
+    @Test func renderPlanRefusalsAreTypedAndNeutral() throws {
+        let clip = try CinematicDocumentTests.clip()
+        let edits = try MovieEdits.open(path: clip.path)
+        let range = try TimeRangeExpression(parsing: "50s..60s")
+        do {
+            _ = try RenderPlan(edits: edits, options: .init(range: range))
+            Issue.record("a range past the end was planned")
+        } catch {
+            guard case .emptyRange(let asked, let duration) = error else { Issue.record("\(error)"); return }
+            #expect(asked == range && duration.seconds == 4)
+            #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+        }
+        // A frame outside the program is an error naming it, never frame 0.
+        let plan = try RenderPlan(edits: edits)
+        #expect(plan.outputFrames == 0..<120)
+        #expect(try plan.sourceFrame(ofOutput: 119) == 119)
+        for frame: Int64 in [-1, 120, 5000] {
+            #expect(throws: RenderPlanError.self) { _ = try plan.sourceFrame(ofOutput: frame) }
+            do { _ = try plan.sourceSamples(ofOutput: frame) } catch {
+                guard case .outOfRange(let f, let program) = error else { Issue.record("\(error)"); continue }
+                #expect(f == frame && program == 0..<120)
+                #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+            }
+        }
+    }
+
+    @Test func unreadableStoredEDLIsTypedAndNeutral() throws {
+        let clip = try CinematicDocumentTests.clip()
+        var store = try EDLStore(path: clip.path)
+        try store.update(text: "<edl xmlns=\"urn:cinepack:edl:1\" version=\"1\"><broken")
+        do {
+            _ = try CinematicDocument(path: clip.path)
+            Issue.record("a broken stored EDL was opened")
+        } catch {
+            guard case .unreadable(_, let cause) = error, let edits = cause as? EDLCommandError else { Issue.record("\(error)"); return }
+            #expect(edits.unreadableStoredEDL != nil)
+            #expect(error.description.contains("media is intact"), "\(error)")
+            #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+        }
+        // The recovery path the message speaks of exists in the library.
+        let recovered = try CinematicDocument(path: clip.path, recovering: true)
+        #expect(recovered.warnings.contains { $0.contains("the stored EDL cannot be read") })
+    }
+}
