@@ -21,7 +21,7 @@ import CinepackFormat
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
-public enum DisparityUpsampler {
+package enum DisparityUpsampler {
     /// Regularisation of the guided filter, in (√linear)² units: small, so that a colour edge
     /// inside a window still carries the disparity step across it (thin structures, textured
     /// surfaces on both sides of an edge); the clamp below keeps the result inside the map's range.
@@ -32,7 +32,7 @@ public enum DisparityUpsampler {
     /// measured best, for maps sampled at cell centres as well as area-averaged ones).
     static let footprint: Float = 1
 
-    public static func upsample(_ map: DisparityMap, guide: LinearImage) -> [Float] {
+    package static func upsample(_ map: DisparityMap, guide: LinearImage) -> [Float] {
         upsample(map, guide: guide, threads: nil)
     }
 

@@ -8,15 +8,15 @@ import Foundation
 /// unchanged, else the source's audio cut at the program's rational times and retimed (spec/retime.md
 /// §6, ffmpeg `atempo`: pitch kept) into a temporary 24-bit PCM movie beside the output. Outputs
 /// encoded by ffmpeg apply the same `ProgramAudio` filter in the encoding run instead.
-public struct ProgramAudioTrack: Sendable {
-    public let track: CarriedTrack
+package struct ProgramAudioTrack: Sendable {
+    package let track: CarriedTrack
     /// The temporary movie holding the cut audio, nil for the source's own track; `remove()` it
     /// once the output is written.
-    public let temporaryPath: String?
+    package let temporaryPath: String?
 
     /// The program audio of `plan`, or nil when the source has none. `output` names the file being
     /// written: the temporary movie goes beside it (same folder, hidden name).
-    public static func make(_ plan: RenderPlan, besides output: String) throws(FormatError) -> ProgramAudioTrack? {
+    package static func make(_ plan: RenderPlan, besides output: String) throws(FormatError) -> ProgramAudioTrack? {
         let movie = plan.movie
         guard let source = movie.audio else { return nil }
         if plan.playsSourceAudioUnchanged {
@@ -70,7 +70,7 @@ public struct ProgramAudioTrack: Sendable {
     }
 
     /// Deletes the temporary movie (nothing for the source's own track).
-    public func remove() {
+    package func remove() {
         guard let temporaryPath else { return }
         unlink(temporaryPath)
         PartialFiles.remove(token)

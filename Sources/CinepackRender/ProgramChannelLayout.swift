@@ -6,10 +6,10 @@ import CinepackFormat
 /// (ACN/SN3D) a phone records. After ffmpeg has written a file (the cut audio of
 /// `ProgramAudioTrack`, or an encoded render with audio), its audio sample entry gets the source's
 /// `chan` box back, byte for byte (spec/retime.md §6).
-public enum ProgramChannelLayout {
+package enum ProgramChannelLayout {
     /// Gives the first audio track of the file at `path` the channel layout of `movie`'s audio;
     /// nothing when the source audio has no `chan` box.
-    public static func restore(from movie: CinematicMovie, intoFileAt path: String) throws(FormatError) {
+    package static func restore(from movie: CinematicMovie, intoFileAt path: String) throws(FormatError) {
         guard let audio = movie.audio else { return }
         do {
             guard let chan = try ChannelLayoutWriter.channelLayoutBox(of: audio, in: movie.source) else { return }

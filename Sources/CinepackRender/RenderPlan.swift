@@ -32,10 +32,10 @@ public struct RenderPlan: Sendable {
     public private(set) var outputFrames: Range<Int64>
     public let overlay: FocusOverlay?
     /// The source's transfer: pictures are linearised with it and encoded back with it.
-    public let light: LinearLightCodec
+    package let light: LinearLightCodec
     /// The conversion to the colour space asked for (`Options.colourSpace`), applied in linear
     /// light after the bokeh; nil when the source's primaries are kept.
-    public let gamut: GamutConversion?
+    package let gamut: GamutConversion?
     /// The colour space asked for (`Options.colourSpace`), nil when the source's primaries are
     /// kept; exports tag their output with it.
     public let colourSpace: ColourSpace?
@@ -203,19 +203,19 @@ public struct RenderPlan: Sendable {
 
     /// Renders source frame `n` from its picture (8- or 16-bit RGB) to a picture in the source's
     /// transfer at `outputBitDepth`.
-    public func render(picture: PixelImage, sourceFrame n: Int, renderer: BokehRenderer) throws(FormatError) -> PixelImage {
+    package func render(picture: PixelImage, sourceFrame n: Int, renderer: BokehRenderer) throws(FormatError) -> PixelImage {
         render(picture: picture, disparity: try movie.disparityMap(n), sourceFrame: n, renderer: renderer)
     }
 
     /// The same with the frame's disparity map already read (no file access: a pipeline can read
     /// the next frame meanwhile).
-    public func render(picture: PixelImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
+    package func render(picture: PixelImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         render(linear: light.linear(picture), disparity: map, sourceFrame: n, renderer: renderer)
     }
 
     /// Several source pictures mixed in linear light with their weights (`sourceSamples`), then
     /// rendered with the disparity and focus of source frame `n`.
-    public func render(
+    package func render(
         pictures: [(PixelImage, Float)], disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer
     )
         -> PixelImage

@@ -4,11 +4,11 @@ import CinepackEditor
 /// The program's audio for an ffmpeg encode (the pictures are its input 0): the source file, and
 /// the filter graph that cuts and retimes it (`ProgramAudio.ffmpegFilter`), or nil for a plain copy
 /// of the source's audio.
-public struct EncoderAudio: Sendable, Equatable {
-    public var path: String
-    public var filter: String?
+package struct EncoderAudio: Sendable, Equatable {
+    package var path: String
+    package var filter: String?
 
-    public init(path: String, filter: String?) {
+    package init(path: String, filter: String?) {
         self.path = path
         self.filter = filter
     }
@@ -16,7 +16,7 @@ public struct EncoderAudio: Sendable, Equatable {
     /// The source's audio as `plan`'s program plays it: a plain copy when the program is the whole
     /// clip unedited, else the source cut and retimed (the same cut `ProgramAudioTrack` makes for
     /// PNG). Nil when the source has no audio.
-    public init?(programOf plan: RenderPlan) {
+    package init?(programOf plan: RenderPlan) {
         guard let track = plan.movie.audio else { return nil }
         let source = plan.movie.path
         if plan.playsSourceAudioUnchanged {

@@ -17,13 +17,13 @@ import Foundation
 /// ffmpeg are registered with `PartialFiles`, so SIGINT, SIGTERM and SIGHUP clean them up too.
 /// Frames cross the pipe as raw RGB, 8 or 16 bits per sample. (A process that does not ignore
 /// SIGPIPE dies when ffmpeg does; the command line ignores it, so a dead ffmpeg shows up as EPIPE.)
-public final class FFmpegEncoder {
+package final class FFmpegEncoder {
     private let process = Process()
     private let input = Pipe()
     private let log = FFmpegLog()
-    public let temporaryPath: String
-    public let target: OutputTarget
-    public var path: String { target.path }
+    package let temporaryPath: String
+    package let target: OutputTarget
+    package var path: String { target.path }
     private let rate: FrameRate
     private var framesWritten = 0
     private var fileToken: Int?
@@ -33,7 +33,7 @@ public final class FFmpegEncoder {
     private let finishing: ((String) throws -> Void)?
 
     /// `syncInterval`: a sync frame every that many frames (farm segments, `ShardPlan`).
-    public init(
+    package init(
         target: OutputTarget, settings: ExportSettings, syncInterval: Int, width: Int, height: Int, rate: FrameRate,
         audio: EncoderAudio?, finishing: ((String) throws -> Void)? = nil
     ) throws(EncoderError) {
@@ -80,7 +80,7 @@ public final class FFmpegEncoder {
         log.startReading()
     }
 
-    public func write(_ picture: PixelImage) throws(EncoderError) {
+    package func write(_ picture: PixelImage) throws(EncoderError) {
         // rgb24, or rgb48le for 16-bit pictures (native order is little-endian wherever Swift runs).
         let bytes: [UInt8]
         switch picture.storage {
@@ -101,7 +101,7 @@ public final class FFmpegEncoder {
         framesWritten += 1
     }
 
-    public func finish() throws(EncoderError) {
+    package func finish() throws(EncoderError) {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         PartialFiles.remove(process: processToken)
@@ -126,7 +126,7 @@ public final class FFmpegEncoder {
     }
 
     /// Stops ffmpeg and removes the partial file; the destination is untouched.
-    public func abandon() {
+    package func abandon() {
         try? input.fileHandleForWriting.close()
         if process.isRunning {
             process.terminate()

@@ -6,22 +6,22 @@ import Foundation
 /// `cinepack concat`: checks that render parts belong together and joins them into one movie
 /// (spec/farm.md §4), adding the program's audio once. Nothing is written unless every check
 /// passes; the output appears under its name only when complete (temporary file + rename).
-public enum FarmConcat {
-    public struct Part: Sendable {
-        public var movie: JoinPart
-        public var record: RenderPartRecord
-        public var path: String { movie.path }
+package enum FarmConcat {
+    package struct Part: Sendable {
+        package var movie: JoinPart
+        package var record: RenderPartRecord
+        package var path: String { movie.path }
     }
 
-    public struct Result: Sendable {
-        public var summary: JoinSummary
+    package struct Result: Sendable {
+        package var summary: JoinSummary
         /// The parts in program order.
-        public var parts: [Part]
+        package var parts: [Part]
         /// What the user should know (e.g. why no audio was added).
-        public var notes: [String]
+        package var notes: [String]
     }
 
-    public static func run(parts paths: [String], output: OutputTarget, audioFrom: String? = nil) throws(FarmError) -> Result {
+    package static func run(parts paths: [String], output: OutputTarget, audioFrom: String? = nil) throws(FarmError) -> Result {
         var output = output
         output.inputs += paths + (audioFrom.map { [$0] } ?? [])
         do { try output.validate() } catch { throw .output(error) }
@@ -39,7 +39,7 @@ public enum FarmConcat {
 
     /// Reads every part and its record, and checks they form one render: one source, one EDL, one
     /// set of settings, one program, every frame exactly once. Returns them in program order.
-    public static func check(_ paths: [String]) throws(FarmError) -> [Part] {
+    package static func check(_ paths: [String]) throws(FarmError) -> [Part] {
         guard !paths.isEmpty else { throw .noParts }
         var parts: [Part] = []
         for path in paths {

@@ -3,7 +3,7 @@ import CinepackFormat
 
 /// Why a shard cannot be rendered or parts cannot be joined (spec/farm.md). Each case carries
 /// what a message needs: the file, the frames, the shard.
-public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--shard` is not `K/N` with 1 ≤ K ≤ N.
     case badShard(String)
     /// `--frames` is not `A..B` with 0 ≤ A < B.
@@ -37,7 +37,7 @@ public enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Reading or writing failed.
     case format(FormatError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badShard(let text):
             return "--shard \(text): expected K/N with 1 ≤ K ≤ N (e.g. 2/4)"

@@ -6,20 +6,20 @@ import CinepackFormat
 /// A render cut into parts for a farm (spec/farm.md): the plan of the whole program, how it is cut
 /// (`shards`), and the identity every part records — the source fingerprint, the EDL digest and
 /// the render settings — so that `FarmConcat` joins only parts of this one render.
-public struct FarmRender: Sendable {
-    public let plan: RenderPlan
-    public let codec: ExportCodec
+package struct FarmRender: Sendable {
+    package let plan: RenderPlan
+    package let codec: ExportCodec
     private let export: ExportSettings
-    public let shards: ShardPlan
+    package let shards: ShardPlan
     /// The render settings, one `key=value` per line (spec/farm.md §3).
-    public let settings: String
-    public let sourceFingerprint: [UInt8]
-    public let edlDigest: [UInt8]
+    package let settings: String
+    package let sourceFingerprint: [UInt8]
+    package let edlDigest: [UInt8]
     private let sourceHasAudio: Bool
     private let sourceName: String
 
     /// `quality` and `extraSettings` (e.g. options that change pixels) go into the settings digest.
-    public init(
+    package init(
         edits: MovieEdits, plan: RenderPlan, settings export: ExportSettings, quality: RenderQuality, extraSettings: [String] = []
     ) throws(FarmError) {
         self.plan = plan
@@ -52,13 +52,13 @@ public struct FarmRender: Sendable {
 
     /// Refuses settings whose parts would not join into the one-process render: rate control
     /// (`crf` other than 0, `bitrate`) looks across groups of pictures.
-    public func checkPartable() throws(FarmError) {
+    package func checkPartable() throws(FarmError) {
         guard !codec.isIntraOnly, (export.crf != nil && export.crf != 0) || export.bitrate != nil else { return }
         throw .rateControlInParts(codec: codec.rawValue)
     }
 
     /// The record of the part holding `frames` (shard `k` of `n`, or 0/0 for `--frames`).
-    public func record(frames: Range<Int64>, shard: (index: Int, count: Int)?) -> RenderPartRecord {
+    package func record(frames: Range<Int64>, shard: (index: Int, count: Int)?) -> RenderPartRecord {
         RenderPartRecord(
             shardIndex: UInt32(shard?.index ?? 0), shardCount: UInt32(shard?.count ?? 0), frames: frames, program: plan.outputFrames,
             syncInterval: UInt32(shards.syncInterval), sourceFingerprint: sourceFingerprint, edlDigest: edlDigest, settings: settings,
@@ -66,7 +66,7 @@ public struct FarmRender: Sendable {
     }
 
     /// SHA-256 of the EDL's canonical text without its undo history (history changes no pixel).
-    public static func digest(of edl: EditDecisionList) -> [UInt8] {
+    package static func digest(of edl: EditDecisionList) -> [UInt8] {
         var rendered = edl
         rendered.history = []
         return SHA256.digest(rendered.xmlData())

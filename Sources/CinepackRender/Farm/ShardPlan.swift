@@ -4,23 +4,23 @@
 /// so every part starts on a sync frame. Shard K of N takes segments ⌊(K−1)·S/N⌋ up to ⌊K·S/N⌋
 /// of the S segments: the same frames on every machine, for any N the segments of different
 /// shards never overlap, and together they are the whole program.
-public struct ShardPlan: Sendable, Equatable {
-    public let program: Range<Int64>
-    public let syncInterval: Int
+package struct ShardPlan: Sendable, Equatable {
+    package let program: Range<Int64>
+    package let syncInterval: Int
 
-    public init(program: Range<Int64>, syncInterval: Int) {
+    package init(program: Range<Int64>, syncInterval: Int) {
         self.program = program
         self.syncInterval = max(1, syncInterval)
     }
 
     /// Number of sync segments in the program.
-    public var segmentCount: Int64 {
+    package var segmentCount: Int64 {
         let frames = program.upperBound - program.lowerBound
         return (frames + Int64(syncInterval) - 1) / Int64(syncInterval)
     }
 
     /// The program frames of shard `k` (1-based) of `n`.
-    public func shard(_ k: Int, of n: Int) throws(FarmError) -> Range<Int64> {
+    package func shard(_ k: Int, of n: Int) throws(FarmError) -> Range<Int64> {
         guard n >= 1, (1...n).contains(k) else { throw .badShard("\(k)/\(n)") }
         let s = segmentCount
         // Multiplying first keeps the split exact; (k·s) cannot overflow for any real program.
@@ -31,7 +31,7 @@ public struct ShardPlan: Sendable, Equatable {
 
     /// Checks a range of program frames asked for directly (`--frames`): inside the program and
     /// starting and ending on segment boundaries (or the program's end).
-    public func frames(_ requested: Range<Int64>, codec: String) throws(FarmError) -> Range<Int64> {
+    package func frames(_ requested: Range<Int64>, codec: String) throws(FarmError) -> Range<Int64> {
         guard program.contains(requested.lowerBound), requested.upperBound <= program.upperBound else {
             throw .framesOutsideProgram(requested, program: program)
         }
@@ -44,7 +44,7 @@ public struct ShardPlan: Sendable, Equatable {
     }
 
     /// The shards (1-based) of `n` that cover any of `frames`.
-    public func shards(covering frames: Range<Int64>, of n: Int) -> [Int] {
+    package func shards(covering frames: Range<Int64>, of n: Int) -> [Int] {
         (1...max(1, n)).filter { k in
             guard let r = try? shard(k, of: n) else { return false }
             return r.overlaps(frames)
@@ -54,7 +54,7 @@ public struct ShardPlan: Sendable, Equatable {
     private func frame(ofSegment i: Int64) -> Int64 { min(program.upperBound, program.lowerBound + i * Int64(syncInterval)) }
 
     /// Parses `K/N`.
-    public static func parseShard(_ text: String) throws(FarmError) -> (index: Int, count: Int) {
+    package static func parseShard(_ text: String) throws(FarmError) -> (index: Int, count: Int) {
         let pieces = text.split(separator: "/", omittingEmptySubsequences: false)
         guard pieces.count == 2, let k = Int(pieces[0]), let n = Int(pieces[1]), n >= 1, n <= 1_000_000, (1...n).contains(k) else {
             throw .badShard(text)
@@ -63,7 +63,7 @@ public struct ShardPlan: Sendable, Equatable {
     }
 
     /// Parses `A..B` (program frames, half-open).
-    public static func parseFrames(_ text: String) throws(FarmError) -> Range<Int64> {
+    package static func parseFrames(_ text: String) throws(FarmError) -> Range<Int64> {
         guard let dots = text.range(of: ".."), let a = Int64(text[..<dots.lowerBound]), let b = Int64(text[dots.upperBound...]),
             a >= 0, a < b
         else { throw .badFrames(text) }

@@ -34,7 +34,7 @@ public enum ColourSpace: String, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
-    public var primaries: RGBPrimaries {
+    package var primaries: RGBPrimaries {
         switch self {
         case .bt709: .bt709
         case .bt2020: .bt2020

@@ -5,15 +5,15 @@ import CinepackFormat
 /// chromaticities. Both white points must be D65 (no chromatic adaptation). Applied in linear
 /// light after the bokeh; what falls outside the target gamut (a negative component, or one above
 /// 1) is clipped per component when the picture is encoded.
-public struct GamutConversion: Sendable, Equatable {
-    public let sourcePrimaries: Int
-    public let target: ColourSpace
+package struct GamutConversion: Sendable, Equatable {
+    package let sourcePrimaries: Int
+    package let target: ColourSpace
     /// Row-major, target RGB = matrix · source RGB.
-    public let matrix: Matrix3
+    package let matrix: Matrix3
 
     /// The conversion from the primaries of code point `source` to `target`; nil when they are
     /// the same primaries (nothing to do).
-    public init?(sourcePrimaries source: Int, to target: ColourSpace) throws(ColourModelError) {
+    package init?(sourcePrimaries source: Int, to target: ColourSpace) throws(ColourModelError) {
         guard let from = RGBPrimaries(code: source) else { throw .unsupportedPrimaries(code: source) }
         guard from.white == RGBPrimaries.d65 else { throw .whitePointNotD65(code: source) }
         if from == target.primaries { return nil }
@@ -23,7 +23,7 @@ public struct GamutConversion: Sendable, Equatable {
     }
 
     /// Converts every pixel of `image` in place (rows in parallel).
-    public func apply(to image: inout LinearImage) {
+    package func apply(to image: inout LinearImage) {
         let m = matrix.values.map(Float.init)
         let pixels = image.width * image.height
         let rows = max(1, image.height)

@@ -3,13 +3,13 @@ import CinepackFormat
 /// Pictures to linear light and back with one transfer function, at 8 or 16 bits per sample.
 /// sRGB at 8 bits is `SRGB`'s table path (the speed of the 8-bit renderer is unchanged); other
 /// transfers use a table for decoding (256 or 65 536 entries) and the exact inverse for encoding.
-public struct LinearLightCodec: Sendable {
-    public let transfer: TransferFunction
+package struct LinearLightCodec: Sendable {
+    package let transfer: TransferFunction
     private let table8: [Float]
     private let thresholds8: [Float]
     private let table16: [Float]
 
-    public init(transfer: TransferFunction, sourceBitDepth: Int = 8) {
+    package init(transfer: TransferFunction, sourceBitDepth: Int = 8) {
         self.transfer = transfer
         table8 = transfer == .sRGB ? [] : (0..<256).map { transfer.toLinear(Float($0) / 255) }
         // Linear value at which 8-bit code k + 1 starts (k = 0 … 254).
@@ -18,7 +18,7 @@ public struct LinearLightCodec: Sendable {
     }
 
     /// An 8- or 16-bit RGB/RGBA/grey picture (alpha ignored) in linear light.
-    public func linear(_ picture: PixelImage) -> LinearImage {
+    package func linear(_ picture: PixelImage) -> LinearImage {
         if transfer == .sRGB, picture.bitDepth == 8 { return SRGB.linear(picture) }
         let table16 = self.table16.isEmpty ? (0..<65536).map { transfer.toLinear(Float($0) / 65535) } : self.table16
         let pixels = picture.width * picture.height
@@ -39,7 +39,7 @@ public struct LinearLightCodec: Sendable {
     }
 
     /// Back to an RGB picture of `bitDepth` (8 or 16) bits, rounded to nearest.
-    public func picture(_ image: LinearImage, bitDepth: Int) -> PixelImage {
+    package func picture(_ image: LinearImage, bitDepth: Int) -> PixelImage {
         if bitDepth == 8 {
             if transfer == .sRGB { return SRGB.picture(image) }
             let out = image.encodedInParallel { [self] in code8($0) }

@@ -62,7 +62,7 @@ public struct LensLook: Sendable, Equatable {
     /// multiplied by the gain, one at the threshold is kept, with a smooth ramp between (no step
     /// in gradients), so a light clipped at the sensor's white regains the energy it spreads when
     /// defocused.
-    public func rebuildHighlights(_ image: inout LinearImage) {
+    package func rebuildHighlights(_ image: inout LinearImage) {
         guard let t = highlightThreshold, highlightGain != 1 else { return }
         let g = highlightGain
         let span = max(1 - t, 1e-6)
