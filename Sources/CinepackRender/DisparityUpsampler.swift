@@ -521,18 +521,37 @@ package enum DisparityUpsampler {
     ) -> [Float] {
         let steps = stepCells(p, w, h, least: least)
         let cols = (0..<W).map { bilinearCells($0, W, w) }
+        // The map column of every picture column (the cell whose layer model a pixel uses).
+        let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
         let map = Shared(p)
         let reach = max(1, Int((Float(W) / Float(w)).rounded()))
         // Every other pixel of the window once a cell is 3 px or more: the tent still spans the
         // cell, at a quarter of the taps.
         let stride = reach >= 3 ? 2 : 1
-        // √colour at picture resolution, read (2·reach + 1)² times per refined pixel.
-        let colourBuffer = RawBuffer<Float>(count: W * H * 3, zeroed: false)
+        // √colour at picture resolution, read (2·reach + 1)² times per refined pixel: one plane a
+        // channel, so that eight neighbouring pixels load at once.
+        let plane = W * H
+        let colourBuffer = RawBuffer<Float>(count: 3 * plane, zeroed: false)
         defer { withExtendedLifetime(colourBuffer) {} }
-        let colour = colourBuffer.base
         let source = Shared(UnsafeMutablePointer(mutating: g))
-        let c = Shared(colour)
-        parallelFor(H, threads: threads) { y in sqrtRow(source.p + y * W * 3, count: W * 3, into: c.p + y * W * 3) }
+        let c = Shared(colourBuffer.base)
+        parallelFor(H, threads: threads) { y in
+            let row = source.p + y * W * 3
+            let (r, gr, b) = (c.p + y * W, c.p + plane + y * W, c.p + 2 * plane + y * W)
+            var x = 0
+            while x + 8 <= W {
+                store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
+                store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
+                store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
+                x += 8
+            }
+            while x < W {
+                r[x] = max(row[3 * x], 0).squareRoot()
+                gr[x] = max(row[3 * x + 1], 0).squareRoot()
+                b[x] = max(row[3 * x + 2], 0).squareRoot()
+                x += 1
+            }
+        }
         let lay = Shared(layers)
         let cut = 1 / (3 * refineColourScale)
         return input.withUnsafeBufferPointer { inputBuffer in
@@ -541,18 +560,26 @@ package enum DisparityUpsampler {
                 let o = Shared(buffer.baseAddress!)
                 parallelFor(H, threads: threads) { y in
                     let j = min(h - 1, y * h / H)
-                    let rowCells = bilinearCells(y, H, h)
-                    for x in 0..<W {
+                    let (j0, j1) = bilinearCells(y, H, h)
+                    let (red, green, blue) = (c.p, c.p + plane, c.p + 2 * plane)
+                    /// The refined depth of pixel `x` from its window's sums, clamped to the 2 × 2
+                    /// map values around it, as the guided result is.
+                    @inline(__always) func finish(_ x: Int, sum: Float, weights: Float, lean: Float) -> Float {
                         let k = y * W + x
-                        let cell = j * w + min(w - 1, x * w / W)
-                        let model = lay.p[cell]
-                        let span = model.high - model.low
-                        guard steps[cell] else {
-                            o.p[k] = d.p[k]
-                            continue
-                        }
-                        let toT = 2 / span
-                        let own = SIMD3(c.p[3 * k], c.p[3 * k + 1], c.p[3 * k + 2])
+                        let (i0, i1) = cols[x]
+                        let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        // How one-sided the pixel's colour is among the depths around it: 1 when
+                        // it is found on one side only, 0 when on both alike (the soft matte stays).
+                        let decided = abs(lean) / weights
+                        return min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                    }
+                    /// One pixel, its window clipped at the picture's edges.
+                    func pixel(_ x: Int) -> Float {
+                        let k = y * W + x
+                        let model = lay.p[j * w + cellColumn[x]]
+                        let toT = 2 / (model.high - model.low)
+                        let own = SIMD3(red[k], green[k], blue[k])
                         var sum: Float = 0
                         var weights: Float = 0
                         var lean: Float = 0
@@ -560,8 +587,8 @@ package enum DisparityUpsampler {
                             let wy = Float(reach + 1 - abs(yy - y))
                             for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
                                 let q = yy * W + xx
-                                let diff = SIMD3(c.p[3 * q], c.p[3 * q + 1], c.p[3 * q + 2]) - own
-                                let near = max(1 - (diff * diff).sum() * cut, 0)
+                                let diff = SIMD3(red[q], green[q], blue[q]) - own
+                                let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
                                 if near == 0 { continue }
                                 let t = (d.p[q] - model.low) * toT - 1
                                 let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
@@ -570,16 +597,60 @@ package enum DisparityUpsampler {
                                 lean += t > 0 ? weight : -weight
                             }
                         }
-                        // The pixel itself always counts (near = 1), so weights > 0. Clamped to
-                        // the 2 × 2 map values around the pixel, as the guided result is.
-                        let (i0, i1) = cols[x]
-                        let (j0, j1) = rowCells
-                        let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        // How one-sided the pixel's colour is among the depths around it: 1 when
-                        // it is found on one side only, 0 when on both alike (the soft matte stays).
-                        let decided = abs(lean) / weights
-                        o.p[k] = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                        // The pixel itself always counts (near = 1), so weights > 0.
+                        return finish(x, sum: sum, weights: weights, lean: lean)
+                    }
+                    var x = 0
+                    while x < W {
+                        let n = min(8, W - x)
+                        var refined = false
+                        for k in 0..<n where steps[j * w + cellColumn[x + k]] { refined = true }
+                        let k0 = y * W + x
+                        if !refined {
+                            (o.p + k0).update(from: d.p + k0, count: n)
+                        } else if n == 8 && x >= reach && x + 7 + reach < W {
+                            // Eight pixels at once, the same operations in the same order per lane
+                            // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
+                            // adding it changes no sum (none is ever −0), as skipping it does.
+                            var low = SIMD8<Float>()
+                            var toT = SIMD8<Float>()
+                            for k in 0..<8 {
+                                let model = lay.p[j * w + cellColumn[x + k]]
+                                low[k] = model.low
+                                toT[k] = 2 / (model.high - model.low)
+                            }
+                            let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
+                            var sum = SIMD8<Float>()
+                            var weights = SIMD8<Float>()
+                            var lean = SIMD8<Float>()
+                            let floor = SIMD8<Float>(repeating: undecidedWeight)
+                            for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
+                                let wy = Float(reach + 1 - abs(yy - y))
+                                for dx in Swift.stride(from: -reach, through: reach, by: stride) {
+                                    let q = yy * W + x + dx
+                                    let dr = load8(red + q) - own.0
+                                    let dg = load8(green + q) - own.1
+                                    let db = load8(blue + q) - own.2
+                                    let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    let depth = load8(d.p + q)
+                                    let t = (depth - low) * toT - 1
+                                    let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
+                                    sum += weight * depth
+                                    weights += weight
+                                    var signed = weight
+                                    for k in 0..<8 { signed[k] = t[k] > 0 ? weight[k] : -weight[k] }
+                                    lean += signed
+                                }
+                            }
+                            for k in 0..<8 {
+                                o.p[k0 + k] =
+                                    steps[j * w + cellColumn[x + k]]
+                                    ? finish(x + k, sum: sum[k], weights: weights[k], lean: lean[k]) : d.p[k0 + k]
+                            }
+                        } else {
+                            for k in 0..<n { o.p[k0 + k] = steps[j * w + cellColumn[x + k]] ? pixel(x + k) : d.p[k0 + k] }
+                        }
+                        x += 8
                     }
                 }
                 initialized = W * H
