@@ -74,6 +74,19 @@ struct PreviewUpsampler: @unchecked Sendable {
                 for j in first...last {
                     expand(row: j, into: buffer + (j - first) * RowPlane.count * stride, stride: stride, pairs: pairs.p, fractions: cols.p)
                 }
+                // Distances from every output column to its left and right cells' centres, one
+                // pair of rows per vertical offset: the square roots are the combine's costliest
+                // step, and the band's rows share a handful of offsets (one per row in a cell).
+                let distanceBuffer = RawBuffer<Float>(count: 2 * (y1 - y0) * 2 * stride, zeroed: false)
+                defer { withExtendedLifetime(distanceBuffer) {} }
+                var offsets: [UInt32] = []
+                func distances(_ dy2: Float) -> UnsafeMutablePointer<Float> {
+                    if let i = offsets.firstIndex(of: dy2.bitPattern) { return distanceBuffer.base + i * 2 * stride }
+                    let pair = distanceBuffer.base + offsets.count * 2 * stride
+                    offsets.append(dy2.bitPattern)
+                    for k in 0..<(2 * stride) { pair[k] = (cols.p[stride + k] + dy2).squareRoot() }
+                    return pair
+                }
                 for y in y0..<y1 {
                     let (j0, j1, fy, v) = position(y, count: rows)
                     let top = buffer + (j0 - first) * RowPlane.count * stride
@@ -81,7 +94,8 @@ struct PreviewUpsampler: @unchecked Sendable {
                     let dyTop = (v - Float(j0)) * f
                     let dyBottom = (v - Float(j1)) * f
                     combineRow(
-                        y, top: top, bottom: bottom, fy: fy, dy2: (dyTop * dyTop, dyBottom * dyBottom), stride: stride,
+                        y, top: top, bottom: bottom, fy: fy,
+                        distances: (distances(dyTop * dyTop), distances(dyBottom * dyBottom)), stride: stride,
                         columns: cols.p, out: out.p)
                 }
             }
@@ -125,8 +139,9 @@ struct PreviewUpsampler: @unchecked Sendable {
     }
 
     private func combineRow(
-        _ y: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float, dy2: (Float, Float),
-        stride: Int, columns: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>
+        _ y: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float,
+        distances: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), stride: Int, columns: UnsafeMutablePointer<Float>,
+        out: UnsafeMutablePointer<Float>
     ) {
         let W = width
         let vy = SIMD8<Float>(repeating: fy)
@@ -160,14 +175,14 @@ struct PreviewUpsampler: @unchecked Sendable {
                 for edge in 0..<2 {
                     let row = edge == 0 ? top : bottom
                     let wy = edge == 0 ? 1 - fy : fy
-                    let dy = edge == 0 ? dy2.0 : dy2.1
+                    let distanceRows = edge == 0 ? distances.0 : distances.1
                     guard wy > 0 else { continue }
                     for side in 0..<2 {
                         let wx = side == 0 ? 1 - fx : fx
                         let (r, g, b, cellRadius): (RowPlane, RowPlane, RowPlane, RowPlane) =
                             side == 0 ? (.leftRed, .leftGreen, .leftBlue, .leftRadius) : (.rightRed, .rightGreen, .rightBlue, .rightRadius)
                         @inline(__always) func cell(_ plane: RowPlane) -> SIMD8<Float> { load8(row + plane.rawValue * stride + x) }
-                        let distance = vsqrt(load8(columns + (1 + side) * stride + x) + dy)
+                        let distance = load8(distanceRows + side * stride + x)
                         let reach = vmin(cell(cellRadius), a)
                         let weight = wy * wx * vsaturate(reach - distance + 1)
                         sumR += weight * cell(r)
