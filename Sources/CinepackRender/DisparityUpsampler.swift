@@ -52,7 +52,10 @@ package enum DisparityUpsampler {
             map.base.initialize(from: filled, count: w * h)
             let p = map.base
             var clock = PassClock()
-            let (guideBuffer, spreadBuffer) = averageGuide(g, W, H, w, h, threads: threads)
+            // √colour at picture resolution, one plane a channel, for both the guide and the refinement.
+            let colourBuffer = colourPlanes(g, W, H, threads: threads)
+            let colour = colourBuffer.base
+            let (guideBuffer, spreadBuffer) = averageGuide(colour, W, H, w, h, threads: threads)
             let (guideLow, spread) = (guideBuffer.base, spreadBuffer.base)
             clock.lap("guide")
             let coefficientBuffer = fit(p, confidence, guideLow, w, h, threads: threads)
@@ -65,13 +68,13 @@ package enum DisparityUpsampler {
             let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             let layers = layerBuffer.base
             clock.lap("fit")
-            let guided = apply(coefficients, layers, step: step, p, g, W, H, w, h, threads: threads)
+            let guided = apply(coefficients, layers, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
-            let result = refine(guided, layers, step: step, p, g, W, H, w, h, threads: threads)
+            let result = refine(guided, layers, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
-            withExtendedLifetime((map, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer)) {}
+            withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer)) {}
             return result
         }
     }
@@ -79,7 +82,7 @@ package enum DisparityUpsampler {
     /// The picture's √colour averaged over the central `footprint` of every cell, three floats a
     /// cell, and its spread there (the variance summed over the channels), one float a cell.
     private static func averageGuide(
-        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> (RawBuffer<Float>, RawBuffer<Float>) {
         @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
             let size = Float(pixels) / Float(cells)
@@ -92,39 +95,40 @@ package enum DisparityUpsampler {
         let spread = RawBuffer<Float>(count: w * h, zeroed: false)
         let o = Shared(out.base)
         let v = Shared(spread.base)
-        let source = Shared(UnsafeMutablePointer(mutating: g))
+        let planes = Shared(colour)
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
-            // The rows' √colour summed column by column, then each cell's columns.
-            let buffers = (
-                row: RawBuffer<Float>(count: W * 3 + 8), sums: RawBuffer<Float>(count: W * 3 + 8),
-                squares: RawBuffer<Float>(count: W * 3 + 8)
-            )
+            // The rows' √colour summed column by column (one plane a channel), then each cell's
+            // columns.
+            let buffers = (sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8))
             defer { withExtendedLifetime(buffers) {} }
-            let (row, sums, squares) = (buffers.row.base, buffers.sums.base, buffers.squares.base)
+            let (sums, squares) = (buffers.sums.base, buffers.squares.base)
             for y in rows {
-                sqrtRow(source.p + y * W * 3, count: W * 3, into: row)
-                var k = 0
-                while k + 8 <= W * 3 {
-                    let r = load8(row + k)
-                    store8(sums + k, load8(sums + k) + r)
-                    store8(squares + k, load8(squares + k) + r * r)
-                    k += 8
-                }
-                while k < W * 3 {
-                    sums[k] += row[k]
-                    squares[k] += row[k] * row[k]
-                    k += 1
+                for channel in 0..<3 {
+                    let row = planes.p + channel * W * H + y * W
+                    let (sum, square) = (sums + channel * W, squares + channel * W)
+                    var k = 0
+                    while k + 8 <= W {
+                        let r = load8(row + k)
+                        store8(sum + k, load8(sum + k) + r)
+                        store8(square + k, load8(square + k) + r * r)
+                        k += 8
+                    }
+                    while k < W {
+                        sum[k] += row[k]
+                        square[k] += row[k] * row[k]
+                        k += 1
+                    }
                 }
             }
             for i in 0..<w {
                 var s = SIMD3<Float>.zero
                 var q = SIMD3<Float>.zero
                 for x in columns[i] {
-                    s += SIMD3(sums[3 * x], sums[3 * x + 1], sums[3 * x + 2])
-                    q += SIMD3(squares[3 * x], squares[3 * x + 1], squares[3 * x + 2])
+                    s += SIMD3(sums[x], sums[W + x], sums[2 * W + x])
+                    q += SIMD3(squares[x], squares[W + x], squares[2 * W + x])
                 }
                 let n = Float(rows.count * columns[i].count)
                 s /= n
@@ -234,17 +238,32 @@ package enum DisparityUpsampler {
     static let separationFloor: Float = 1.5
     static let separationSpan: Float = 3
 
-    /// √ of `count` non-negative floats (negatives count as 0), eight at a time.
-    @inline(__always) private static func sqrtRow(_ source: UnsafePointer<Float>, count: Int, into row: UnsafeMutablePointer<Float>) {
-        var k = 0
-        while k + 8 <= count {
-            store8(row + k, vsqrt(vmax(load8(UnsafeMutablePointer(mutating: source + k)), SIMD8())))
-            k += 8
+    /// √ of the picture's linear light (negatives count as 0), one plane a channel: the guide
+    /// averages it per cell, and the refinement reads it (2·reach + 1)² times per refined pixel,
+    /// eight neighbouring pixels at once.
+    private static func colourPlanes(_ g: UnsafePointer<Float>, _ W: Int, _ H: Int, threads: Int?) -> RawBuffer<Float> {
+        let plane = W * H
+        let out = RawBuffer<Float>(count: 3 * plane, zeroed: false)
+        let source = Shared(UnsafeMutablePointer(mutating: g))
+        let c = Shared(out.base)
+        parallelFor(H, threads: threads) { y in
+            let row = source.p + y * W * 3
+            let (r, gr, b) = (c.p + y * W, c.p + plane + y * W, c.p + 2 * plane + y * W)
+            var x = 0
+            while x + 8 <= W {
+                store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
+                store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
+                store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
+                x += 8
+            }
+            while x < W {
+                r[x] = max(row[3 * x], 0).squareRoot()
+                gr[x] = max(row[3 * x + 1], 0).squareRoot()
+                b[x] = max(row[3 * x + 2], 0).squareRoot()
+                x += 1
+            }
         }
-        while k < count {
-            row[k] = max(source[k], 0).squareRoot()
-            k += 1
-        }
+        return out
     }
 
     /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
@@ -362,13 +381,13 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// Each picture pixel: the bilinear model applied to its √colour, clamped to the range of the
+    /// Each picture pixel: the bilinear model applied to its √colour (`colourPlanes`), clamped to the range of the
     /// 2 × 2 map values around it. Separable: the map rows a band needs are first interpolated to
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
     private static func apply(
         _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, step least: Float,
-        _ p: UnsafeMutablePointer<Float>, _ g: UnsafePointer<Float>,
+        _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
@@ -389,7 +408,7 @@ package enum DisparityUpsampler {
         let coef = Shared(coefficients)
         let lay = Shared(layers)
         let map = Shared(p)
-        let source = Shared(UnsafeMutablePointer(mutating: g))
+        let planes = Shared(colour)
         let bandRows = 16
         let stride = W + 8
         return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
@@ -434,25 +453,21 @@ package enum DisparityUpsampler {
                     var x = 0
                     while x < W {
                         let n = min(8, W - x)
-                        let c = source.p + (y * W + x) * 3
+                        let c = planes.p + y * W + x
                         var red = SIMD8<Float>()
                         var green = SIMD8<Float>()
                         var blue = SIMD8<Float>()
                         if n == 8 {
-                            red = strided(c)
-                            green = strided(c + 1)
-                            blue = strided(c + 2)
+                            red = load8(c)
+                            green = load8(c + W * H)
+                            blue = load8(c + 2 * W * H)
                         } else {
                             for k in 0..<n {
-                                red[k] = c[3 * k]
-                                green[k] = c[3 * k + 1]
-                                blue[k] = c[3 * k + 2]
+                                red[k] = c[k]
+                                green[k] = c[W * H + k]
+                                blue[k] = c[2 * W * H + k]
                             }
                         }
-                        // √ of linear light, negatives counting as 0.
-                        red = vsqrt(vmax(red, SIMD8()))
-                        green = vsqrt(vmax(green, SIMD8()))
-                        blue = vsqrt(vmax(blue, SIMD8()))
                         let value = blend(0, x) * red + blend(1, x) * green + blend(2, x) * blue + blend(3, x)
                         let low = vmin(load8(top + 4 * stride + x), load8(bottom + 4 * stride + x))
                         let high = vmax(load8(top + 5 * stride + x), load8(bottom + 5 * stride + x))
@@ -517,7 +532,7 @@ package enum DisparityUpsampler {
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
     private static func refine(
         _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ p: UnsafeMutablePointer<Float>,
-        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let steps = stepCells(p, w, h, least: least)
         let cols = (0..<W).map { bilinearCells($0, W, w) }
@@ -528,30 +543,8 @@ package enum DisparityUpsampler {
         // Every other pixel of the window once a cell is 3 px or more: the tent still spans the
         // cell, at a quarter of the taps.
         let stride = reach >= 3 ? 2 : 1
-        // √colour at picture resolution, read (2·reach + 1)² times per refined pixel: one plane a
-        // channel, so that eight neighbouring pixels load at once.
         let plane = W * H
-        let colourBuffer = RawBuffer<Float>(count: 3 * plane, zeroed: false)
-        defer { withExtendedLifetime(colourBuffer) {} }
-        let source = Shared(UnsafeMutablePointer(mutating: g))
-        let c = Shared(colourBuffer.base)
-        parallelFor(H, threads: threads) { y in
-            let row = source.p + y * W * 3
-            let (r, gr, b) = (c.p + y * W, c.p + plane + y * W, c.p + 2 * plane + y * W)
-            var x = 0
-            while x + 8 <= W {
-                store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
-                store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
-                store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
-                x += 8
-            }
-            while x < W {
-                r[x] = max(row[3 * x], 0).squareRoot()
-                gr[x] = max(row[3 * x + 1], 0).squareRoot()
-                b[x] = max(row[3 * x + 2], 0).squareRoot()
-                x += 1
-            }
-        }
+        let c = Shared(colour)
         let lay = Shared(layers)
         let cut = 1 / (3 * refineColourScale)
         return input.withUnsafeBufferPointer { inputBuffer in
