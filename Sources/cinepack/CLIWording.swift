@@ -15,6 +15,43 @@ enum CLIWording {
         }
     }
 
+    /// The farm's refusals that name a part request or the audio source by the option giving it.
+    static func text(for error: FarmError) -> String? {
+        switch error {
+        case .badShard, .badFrames: "--\(error.description)"
+        case .framesOutsideProgram(let r, let program):
+            "--frames \(r.lowerBound)..\(r.upperBound) is outside the program's frames \(program.lowerBound)..\(program.upperBound)"
+        case .notAPart(let path):
+            "\(path): not a cinepack render part (no moov/udta/cpRP record, spec/farm.md §2); parts come from `cinepack render --shard K/N` or `--frames A..B`"
+        case .audioSourceMismatch(let path, let reason): "--audio-from \(path): \(reason)"
+        case .rateControlInParts(let codec):
+            "\(codec) rate control (--crf, --bitrate) looks across groups of pictures, so parts would not join into the one-process render; render farm parts with the default constant quantizer"
+        default: nil
+        }
+    }
+
+    /// The option that gives an export setting.
+    static func option(_ setting: ExportSettings.Setting) -> String {
+        switch setting {
+        case .crf: "--crf"
+        case .preset: "--preset"
+        case .bitrate: "--bitrate"
+        case .pixelFormat: "--pix-fmt"
+        }
+    }
+
+    static func text(for error: ExportSettingsError) -> String {
+        switch error {
+        case .notForCodec(let setting, let codec):
+            "\(option(setting)) does not apply to --codec \(codec.rawValue) (\(codec.description)); \(ExportSettingsError.why(setting))"
+        case .badValue(let setting, let value, let expected): "\(option(setting)) \(value): expected \(expected)"
+        case .tooSmall: "--\(error.description)"
+        }
+    }
+
+    /// The note on a codec chosen for a deep source, with the option that chooses another.
+    static func text(for choice: ExportCodec.Choice) -> String { "\(choice.grounds); --codec chooses another" }
+
     static func text(forUnreadableStoredEDL error: EDLError) -> String {
         "\(error) — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL"
     }
@@ -44,8 +81,9 @@ enum CLIWording {
             switch error {
             case .output(let output): replacements(for: output)
             case .format(let format): replacements(for: format)
-            default: []
+            default: text(for: error).map { [(error.description, $0)] } ?? []
             }
+        case let error as ExportSettingsError: [(error.description, text(for: error))]
         case let error as EncoderError:
             switch error {
             case .ffmpegUnavailable(.notInstalled(_, let chosen), let codec):
