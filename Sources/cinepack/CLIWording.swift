@@ -52,6 +52,32 @@ enum CLIWording {
     /// The note on a codec chosen for a deep source, with the option that chooses another.
     static func text(for choice: ExportCodec.Choice) -> String { "\(choice.grounds); --codec chooses another" }
 
+    /// Depth-input refusals whose remedy is a `pack` option.
+    static func text(for error: DepthInputError) -> String? {
+        let place = error.place
+        return switch error.problem {
+        case .missingChannel(let wanted, let present):
+            "\(place): no channel \(wanted.joined(separator: " or ")) in this EXR (it has \(present.joined(separator: ", "))); choose one with --exr-channel"
+        case .missingArray(let key, let present):
+            "\(place): no array '\(key)' in this .npz (it has \(present.joined(separator: ", "))); choose one with --npz-key"
+        case .needsCodeRange:
+            "\(place): integer disparity images are codes on a range: give --disparity-range MIN:MAX (auto needs float input)"
+        case .needsDepthScale:
+            "\(place): integer depth images need --depth-scale K (metres = value / K: 1000 for millimetres, 5000 for TUM RGB-D)"
+        case .aspectRatio(let w, let h, let pw, let ph):
+            "\(place): the map is \(w)×\(h) but the picture is \(pw)×\(ph), another aspect ratio; resize it, or give --disparity-fit stretch to stretch it over the picture"
+        case .uncalibrated:
+            "calibration: relative disparity has no scale: give --calibrate 'object ID = 2.5m' (or a point), or --near/--far"
+        case .calibrationNeedsRelativeDisparity: "calibration: calibration applies to --relative-disparity only"
+        case .objectNotDetected(let id, let seen):
+            "calibration: object \(id) is not in the detections"
+                + (seen.isEmpty ? " (there are none; give --detections)" : " (objects: \(seen.map(String.init).joined(separator: ", ")))")
+        case .anchorsInverted:
+            "calibration: the anchors say nearer things have smaller map values: is the map stored white = far? (--invert)"
+        default: nil
+        }
+    }
+
     static func text(forUnreadableStoredEDL error: EDLError) -> String {
         "\(error) — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL"
     }
@@ -72,7 +98,9 @@ enum CLIWording {
     private static func replacements(for error: any Error) -> [(library: String, cli: String)] {
         switch error {
         case let error as OutputError: [(error.description, text(for: error))]
-        case let error as FormatError: error.output.map { replacements(for: $0) } ?? []
+        case let error as FormatError:
+            (error.output.map { replacements(for: $0) } ?? []) + (error.depthInput.map { replacements(for: $0) } ?? [])
+        case let error as DepthInputError: text(for: error).map { [(error.description, $0)] } ?? []
         case let error as ContainerError: error.output.map { replacements(for: $0) } ?? []
         case let error as EDLCommandError:
             error.unreadableStoredEDL.map { [(error.description, text(forUnreadableStoredEDL: $0))] } ?? []

@@ -128,4 +128,24 @@ import Testing
         }
         #expect(ExportCodec.choose(requested: .h264, output: "out.mov", source: deep).reason == nil)
     }
+
+    @Test func depthInputRefusalsAreTypedAndNeutral() throws {
+        let problems: [DepthInputError.Problem] = [
+            .unreadable, .malformed("truncated"), .unsupported("16-bit half floats"),
+            .missingChannel(wanted: ["Z"], present: ["R", "depth.Z"]), .missingArray(key: "nope", present: ["depths"]),
+            .frameCount(maps: 11, frames: 12), .size("too large"), .value("negative depth"), .noDepth, .calibration("no anchors"),
+            .decoder("ffmpeg failed"), .needsCodeRange, .needsDepthScale,
+            .aspectRatio(mapWidth: 32, mapHeight: 32, pictureWidth: 128, pictureHeight: 72), .uncalibrated,
+            .calibrationNeedsRelativeDisparity, .objectNotDetected(id: 9, seen: []), .objectNotDetected(id: 9, seen: [1, 2]),
+            .anchorsInverted,
+        ]
+        for problem in problems {
+            let error = DepthInputError(file: "cam/0000.png", frame: 0, problem)
+            #expect(Self.isNeutral(error.description), "\(error)")
+            // Wrapped by the packer, the typed refusal stays reachable.
+            #expect(FormatError.depthInput(error).depthInput == error)
+        }
+        #expect(throws: DepthInputError.self) { try CalibrationAnchor(parsing: "object 4 = far") }
+        do { _ = try CalibrationAnchor(parsing: "object 4") } catch { #expect(Self.isNeutral(error.file), "\(error.file)") }
+    }
 }
