@@ -78,6 +78,12 @@ enum CLIWording {
         }
     }
 
+    /// A colour model's refusal with the option that asked for the conversion.
+    static func text(for error: ColourModelError) -> String {
+        error.description.replacingOccurrences(of: "the colour-space conversion takes", with: "--colour-space converts from")
+            .replacingOccurrences(of: "the colour-space conversion works only between", with: "--colour-space converts only between")
+    }
+
     static func text(forUnreadableStoredEDL error: EDLError) -> String {
         "\(error) — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL"
     }
@@ -124,7 +130,7 @@ enum CLIWording {
             switch error {
             case .format(let format): replacements(for: format)
             case .colourSpace(let file, let target, let cause):
-                [(error.description, "\(file): --colour-space \(target.rawValue): \(cause)")]
+                [(error.description, "\(file): --colour-space \(target.rawValue): \(text(for: cause))")]
             default: []
             }
         default: []

@@ -148,4 +148,10 @@ import Testing
         #expect(throws: DepthInputError.self) { try CalibrationAnchor(parsing: "object 4 = far") }
         do { _ = try CalibrationAnchor(parsing: "object 4") } catch { #expect(Self.isNeutral(error.file), "\(error.file)") }
     }
+
+    @Test func colourModelRefusalsAreNeutral() {
+        for error: ColourModelError in [.unsupportedTransfer(code: 99), .unsupportedPrimaries(code: 22), .whitePointNotD65(code: 11)] {
+            #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+        }
+    }
 }
