@@ -112,7 +112,8 @@ extension CinematicDocument {
         do {
             let export = try MovieExport(edits: edits, plan: plan, decoder: decoder, target: target, options: exportOptions)
             let frames = try await CancellationFlag.running { isCancelled in try export.run(progress: progress, isCancelled: isCancelled) }
-            return ExportResult(frames: frames, codec: export.codec, codecNote: export.codecNote, part: export.part, plan: export.plan)
+            return ExportResult(
+                frames: frames, codec: export.codec, codecNote: export.codecNote?.description, part: export.part, plan: export.plan)
         } catch is CancellationError {
             throw .cancelled
         } catch let error as DocumentError {

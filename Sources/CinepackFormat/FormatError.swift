@@ -6,6 +6,8 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// Set when an output rule refused the write or placing the output failed (typed payload).
     public var output: OutputError?
+    /// Set when a depth input was refused (typed payload).
+    public var depthInput: DepthInputError?
     public init(_ message: String) { self.message = message }
     /// Long work (pack) stopped because its task was cancelled; nothing was written.
     public static var cancelled: FormatError {
@@ -25,6 +27,12 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func output(_ error: OutputError) -> FormatError {
         var wrapped = FormatError(error.description)
         wrapped.output = error
+        return wrapped
+    }
+
+    public static func depthInput(_ error: DepthInputError) -> FormatError {
+        var wrapped = FormatError(error.description)
+        wrapped.depthInput = error
         return wrapped
     }
 

@@ -101,7 +101,7 @@ struct RenderCommand: ParsableCommand {
         do {
             _ = try shard.map(ShardPlan.parseShard)
             _ = try frames.map(ShardPlan.parseFrames)
-        } catch { throw ValidationError(error.description) }
+        } catch { throw ValidationError(CLIWording.rewrite(error.description, for: error)) }
         if at != nil && range != nil { throw ValidationError("--at renders one still; --range a movie: choose one") }
         if let at { _ = try Arguments.time(at, option: "--at") }
         if let range { do { _ = try TimeRangeExpression(parsing: range) } catch { throw ValidationError("--range: \(error)") } }
@@ -138,7 +138,7 @@ struct RenderCommand: ParsableCommand {
         let requested = codec.flatMap(ExportCodec.init(rawValue:))
         // Said before the work starts (and before any refusal of the settings the choice brings).
         if let reason = ExportCodec.choose(requested: requested, output: output, source: source).reason {
-            CLIErrors.note("note: \(reason)")
+            CLIErrors.note("note: \(CLIWording.text(for: reason))")
         }
         let export = try MovieExport(
             edits: edits, plan: plan, decoder: decoder, target: target,

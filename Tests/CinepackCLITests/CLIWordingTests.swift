@@ -44,4 +44,60 @@ import Testing
                 " — the movie's media is intact: `cinepack edl clear` or `cinepack edl import --force` replaces the stored EDL\n"),
             "\(stuck.stderr)")
     }
+
+    @Test func farmRefusalsNameTheOptions() throws {
+        let (dir, path) = try Self.clip()
+        let out = dir.file("part.mov")
+        // Refused while the arguments are checked (usage follows the line, exit status 64).
+        for (arguments, line) in [
+            (["--shard", "5/4"], "--shard 5/4: expected K/N with 1 ≤ K ≤ N (e.g. 2/4)"),
+            (["--frames", "3..3"], "--frames 3..3: expected A..B, program frames A up to (not including) B, 0 ≤ A < B (e.g. 0..60)"),
+        ] {
+            let result = try CLI.run(["render", path, "-o", out] + arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: \(line)\n"), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        for (arguments, line) in [
+            (
+                ["--frames", "10..99"],
+                "--frames 10..99 is outside the program's frames 0..\(try RenderPlan(edits: MovieEdits.open(path: path)).outputFrames.upperBound)"
+            ),
+            (
+                ["--codec", "h264", "--crf", "20", "--shard", "1/1"],
+                "h264 rate control (--crf, --bitrate) looks across groups of pictures, so parts would not join into the one-process render; render farm parts with the default constant quantizer"
+            ),
+        ] {
+            let result = try CLI.run(["render", path, "-o", out] + arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr == "Error: \(line)\n", "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let joined = dir.file("joined.mov")
+        let notAPart = try CLI.run(["concat", "-o", joined, path])
+        #expect(notAPart.status == 1)
+        #expect(
+            notAPart.stderr
+                == "Error: \(path): not a cinepack render part (no moov/udta/cpRP record, spec/farm.md §2); parts come from `cinepack render --shard K/N` or `--frames A..B`\n",
+            "\(notAPart.stderr)")
+    }
+
+    @Test func exportSettingRefusalsNameTheOptions() throws {
+        let (dir, path) = try Self.clip()
+        let out = dir.file("out.mov")
+        for (arguments, line) in [
+            (
+                ["--codec", "prores", "--crf", "20"],
+                "--crf does not apply to --codec prores (ProRes 422 HQ, 10-bit 4:2:2); it applies to h264 and hevc"
+            ),
+            (["--codec", "png", "--pix-fmt", "rgb24"], "--pix-fmt does not apply to --codec png (PNG, 8-bit RGB); PNG output is RGB"),
+            (["--codec", "h264", "--bitrate", "fast"], "--bitrate fast: expected a number with an optional k or M (20M, 8000k)"),
+            (["--codec", "h264", "--crf", "60"], "--crf 60: expected 0…51"),
+        ] {
+            let result = try CLI.run(["render", path, "-o", out] + arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr == "Error: \(line)\n", "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
 }

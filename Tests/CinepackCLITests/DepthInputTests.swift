@@ -183,7 +183,10 @@ struct DepthInputTests {
         }
         let cases: [(args: [String], expected: [String])] = [
             (["--depth", f.file("cut/%04d.exr")] + range, ["cut/0005.exr, frame 5", "truncated"]),
-            (["--depth", f.file("depth.npz"), "--npz-key", "nope"] + range, ["depth.npz", "no array 'nope'", "depths"]),
+            (
+                ["--depth", f.file("depth.npz"), "--npz-key", "nope"] + range,
+                ["depth.npz", "no array 'nope'", "depths", "); choose one with --npz-key"]
+            ),
             (["--disparity", f.file("disp_short.npy")] + range, ["disp_short.npy", "11 depth maps but 12 video frames"]),
             (["--depth", f.file("depth_negative.npy")] + range, ["depth_negative.npy, frame 3", "negative depth -2.0 at pixel (7, 5)"]),
             (["--disparity", f.file("disp_nan.npy")] + range, ["disp_nan.npy, frame 2", "no pixel has depth"]),
@@ -191,10 +194,23 @@ struct DepthInputTests {
                 ["--relative-disparity", f.file("rel.npy"), "--detections", f.file("det.json"), "--calibrate", "object 9 = 2m"],
                 ["object 9 is not in the detections (objects: 1, 2)"]
             ),
-            (["--depth", f.file("cam/%04d.png")] + range, ["cam/0000.png, frame 0", "--depth-scale"]),
+            (
+                ["--depth", f.file("cam/%04d.png")] + range,
+                [
+                    "cam/0000.png, frame 0: integer depth images need --depth-scale K (metres = value / K: 1000 for millimetres, 5000 for TUM RGB-D)"
+                ]
+            ),
+            (
+                ["--relative-disparity", f.file("rel.npy")],
+                ["calibration: relative disparity has no scale: give --calibrate 'object ID = 2.5m' (or a point), or --near/--far"]
+            ),
+            (
+                ["--disparity", f.file("disp_stored.npz"), "--npz-key", "disp", "--near", "1m", "--far", "9m"],
+                ["calibration: calibration applies to --relative-disparity only"]
+            ),
             (
                 ["--depth", f.file("exr_layer/%04d.exr"), "--exr-channel", "Z"] + range,
-                ["exr_layer/0000.exr", "no channel Z in this EXR (it has R, depth.Z)"]
+                ["exr_layer/0000.exr", "no channel Z in this EXR (it has R, depth.Z); choose one with --exr-channel"]
             ),
         ]
         for c in cases {
@@ -251,7 +267,10 @@ struct DepthInputTests {
             huge.result.stderr.contains("huge/0000.pfm, frame 0: the map is 16384×16384, larger than the 128×72 picture"),
             "\(huge.result.stderr)")
         let square = try f.pack(["--disparity", f.file("square/%04d.pfm")] + range)
-        #expect(square.result.stderr.contains("another aspect ratio"), "\(square.result.stderr)")
+        #expect(
+            square.result.stderr.contains(
+                "square/0000.pfm, frame 0: the map is 32×32 but the picture is 128×72, another aspect ratio; resize it, or give --disparity-fit stretch to stretch it over the picture"
+            ), "\(square.result.stderr)")
         let stretched = try f.pack(["--disparity", f.file("square/%04d.pfm"), "--disparity-fit", "stretch"] + range)
         #expect(stretched.result.status == 0, "\(stretched.result.stderr)")
     }

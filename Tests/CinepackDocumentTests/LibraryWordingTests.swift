@@ -77,4 +77,81 @@ import Testing
         let recovered = try CinematicDocument(path: clip.path, recovering: true)
         #expect(recovered.warnings.contains { $0.contains("the stored EDL cannot be read") })
     }
+
+    /// No option, no command, and no "cinepack " naming the tool.
+    static func isNeutral(_ text: String) -> Bool { !hasCLIVocabulary(text) && !text.contains("cinepack ") }
+
+    @Test func farmRefusalsAreTypedAndNeutral() throws {
+        #expect(throws: FarmError.badShard("5/4")) { try ShardPlan.parseShard("5/4") }
+        #expect(throws: FarmError.badFrames("3..3")) { try ShardPlan.parseFrames("3..3") }
+        let cases: [FarmError] = [
+            .badShard("5/4"), .badFrames("3..3"), .emptyShard(index: 1, count: 16, segments: 15, syncInterval: 1),
+            .framesOutsideProgram(10..<99, program: 0..<15), .unalignedBoundary(frame: 7, codec: "h264", syncInterval: 5, program: 0..<15),
+            .noParts, .unreadablePart(path: "p.mov", reason: "truncated"), .notAPart(path: "p.mov"),
+            .inconsistentPart(path: "p.mov", recordedFrames: 8, actualFrames: 7),
+            .foreignPart(path: "b.mov", reference: "a.mov", what: "another EDL"),
+            .gap(4..<8, after: "a.mov", before: "b.mov", missingShards: [2], shardCount: 4),
+            .overlap(first: "a.mov", second: "b.mov", frames: 0..<4), .audioSourceMismatch(path: "s.mov", reason: "no audio"),
+            .output(.exists(path: "out.mov")), .rateControlInParts(codec: "h264"), .format(FormatError("s.mov: truncated")),
+        ]
+        for error in cases { #expect(Self.isNeutral(error.description), "\(error)") }
+        #expect(FarmError.badShard("5/4").description == "shard 5/4: expected K/N with 1 ≤ K ≤ N (e.g. 2/4)")
+        #expect(FarmError.rateControlInParts(codec: "h264").description.contains("rate control (a quality or bitrate target)"))
+    }
+
+    @Test func exportSettingRefusalsAreTypedAndNeutral() throws {
+        #expect(throws: ExportSettingsError.notForCodec(.crf, codec: .prores)) {
+            try ExportSettings(codec: .prores, crf: 20, colour: .bt709, inputBitDepth: 8)
+        }
+        #expect(throws: ExportSettingsError.notForCodec(.pixelFormat, codec: .png)) {
+            try ExportSettings(codec: .png, pixelFormat: "rgb24", colour: .bt709, inputBitDepth: 8)
+        }
+        #expect(throws: ExportSettingsError.badValue(.bitrate, value: "fast", expected: "a number with an optional k or M (20M, 8000k)")) {
+            try ExportSettings(codec: .h264, bitrate: "fast", colour: .bt709, inputBitDepth: 8)
+        }
+        let dnxhr = try ExportSettings(codec: .dnxhr, colour: .bt709, inputBitDepth: 8)
+        #expect(throws: ExportSettingsError.tooSmall(codec: .dnxhr, width: 128, height: 72, minimum: "256×120")) {
+            try dnxhr.check(width: 128, height: 72)
+        }
+        var cases: [ExportSettingsError] = [.tooSmall(codec: .dnxhr, width: 128, height: 72, minimum: "256×120")]
+        for setting in ExportSettings.Setting.allCases {
+            cases += [.notForCodec(setting, codec: .png), .badValue(setting, value: "x y", expected: "letters, digits and _")]
+        }
+        for error in cases { #expect(Self.isNeutral(error.description), "\(error)") }
+        #expect(
+            ExportSettingsError.notForCodec(.pixelFormat, codec: .png).description.hasPrefix("pixel format does not apply to codec png"))
+        // The note on a codec chosen for a deep source.
+        let deep = SourcePictureFormat(bitDepth: 10, colour: .bt709, pixelFormat: "yuv422p10le")
+        for output in ["out.mov", "out.mp4"] {
+            let note = try #require(ExportCodec.choose(requested: nil, output: output, source: deep).reason)
+            #expect(Self.isNeutral(note.description), "\(note)")
+        }
+        #expect(ExportCodec.choose(requested: .h264, output: "out.mov", source: deep).reason == nil)
+    }
+
+    @Test func depthInputRefusalsAreTypedAndNeutral() throws {
+        let problems: [DepthInputError.Problem] = [
+            .unreadable, .malformed("truncated"), .unsupported("16-bit half floats"),
+            .missingChannel(wanted: ["Z"], present: ["R", "depth.Z"]), .missingArray(key: "nope", present: ["depths"]),
+            .frameCount(maps: 11, frames: 12), .size("too large"), .value("negative depth"), .noDepth, .calibration("no anchors"),
+            .decoder("ffmpeg failed"), .needsCodeRange, .needsDepthScale,
+            .aspectRatio(mapWidth: 32, mapHeight: 32, pictureWidth: 128, pictureHeight: 72), .uncalibrated,
+            .calibrationNeedsRelativeDisparity, .objectNotDetected(id: 9, seen: []), .objectNotDetected(id: 9, seen: [1, 2]),
+            .anchorsInverted,
+        ]
+        for problem in problems {
+            let error = DepthInputError(file: "cam/0000.png", frame: 0, problem)
+            #expect(Self.isNeutral(error.description), "\(error)")
+            // Wrapped by the packer, the typed refusal stays reachable.
+            #expect(FormatError.depthInput(error).depthInput == error)
+        }
+        #expect(throws: DepthInputError.self) { try CalibrationAnchor(parsing: "object 4 = far") }
+        do { _ = try CalibrationAnchor(parsing: "object 4") } catch { #expect(Self.isNeutral(error.file), "\(error.file)") }
+    }
+
+    @Test func colourModelRefusalsAreNeutral() {
+        for error: ColourModelError in [.unsupportedTransfer(code: 99), .unsupportedPrimaries(code: 22), .whitePointNotD65(code: 11)] {
+            #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+        }
+    }
 }

@@ -151,7 +151,7 @@ public enum Packer {
                 plan = DepthPlan(range: options.range!)
             }
         } catch {
-            throw FormatError(error.description)
+            throw .depthInput(error)
         }
         planned(plan)
         let audio = try request.audioPath.map { (path) throws(FormatError) in try carriedTrack(path, kind: .audio, role: "--audio") }
@@ -237,9 +237,7 @@ public enum Packer {
         if fit == .exact, mismatch > max(picture.width, picture.height) {
             throw DepthInputError(
                 file: source.file(0), frame: 0,
-                .size(
-                    "the map is \(w)×\(h) but the picture is \(picture.width)×\(picture.height), another aspect ratio; resize it, or give --disparity-fit stretch to stretch it over the picture"
-                ))
+                .aspectRatio(mapWidth: w, mapHeight: h, pictureWidth: picture.width, pictureHeight: picture.height))
         }
     }
 
@@ -286,7 +284,7 @@ public enum Packer {
             let exact = context.converter.options.kind == .disparity && frame.integerMaximum == 65535
             return (picture, map, exact ? frame.values.map { UInt16($0) } : nil)
         } catch {
-            throw FormatError(error.description)
+            throw .depthInput(error)
         }
     }
 

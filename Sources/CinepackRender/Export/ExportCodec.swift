@@ -29,20 +29,35 @@ public enum ExportCodec: String, Sendable, CaseIterable, CustomStringConvertible
     /// The codec to use when none is asked for, and why: the source's bit depth is kept, and a
     /// deeper-than-8-bit source going to a `.mov` gets ProRes (what editors exchange; 4444 for a
     /// 4:4:4 or RGB source), to another container HEVC Main10. 8-bit sources keep PNG.
-    public static func choose(requested: ExportCodec?, output: String, source: SourcePictureFormat) -> (codec: ExportCodec, reason: String?)
+    public static func choose(requested: ExportCodec?, output: String, source: SourcePictureFormat) -> (codec: ExportCodec, reason: Choice?)
     {
         if let requested { return (requested, nil) }
         guard source.isHighPrecision else { return (.png, nil) }
         let name = output.lowercased()
         if name.hasSuffix(".mov") {
             let full = source.pixelFormat.contains("444") || source.pixelFormat.hasPrefix("rgb") || source.pixelFormat.hasPrefix("gbr")
-            let codec: ExportCodec = full ? .prores4444 : .prores
             return (
-                codec,
-                "codec \(codec.rawValue) (\(codec.description)): the source is \(source.bitDepth)-bit and the output is .mov; --codec chooses another"
+                full ? .prores4444 : .prores, Choice(codec: full ? .prores4444 : .prores, sourceBitDepth: source.bitDepth, movOutput: true)
             )
         }
         if name.hasSuffix(".png") { return (.png16, nil) }
-        return (.hevc, "codec hevc (HEVC Main10): the source is \(source.bitDepth)-bit; --codec chooses another")
+        return (.hevc, Choice(codec: .hevc, sourceBitDepth: source.bitDepth, movOutput: false))
+    }
+
+    /// Why a codec was chosen for a deep source when none was asked for.
+    public struct Choice: Sendable, Equatable, CustomStringConvertible {
+        public let codec: ExportCodec
+        public let sourceBitDepth: Int
+        /// The output is a `.mov`, which got ProRes.
+        public let movOutput: Bool
+
+        /// The choice and its grounds, without the remedy.
+        public var grounds: String {
+            movOutput
+                ? "codec \(codec.rawValue) (\(codec.description)): the source is \(sourceBitDepth)-bit and the output is .mov"
+                : "codec hevc (HEVC Main10): the source is \(sourceBitDepth)-bit"
+        }
+
+        public var description: String { "\(grounds); a codec asked for replaces this choice" }
     }
 }

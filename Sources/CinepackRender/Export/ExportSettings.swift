@@ -26,19 +26,19 @@ public struct ExportSettings: Sendable, Equatable {
         colour: ColourDescription, inputBitDepth: Int, colourSpace: ColourSpace? = nil
     ) throws(ExportSettingsError) {
         if crf != nil || preset != nil, !codec.takesRateControl {
-            throw .optionNotForCodec(option: crf != nil ? "--crf" : "--preset", codec: codec)
+            throw .notForCodec(crf != nil ? .crf : .preset, codec: codec)
         }
         if bitrate != nil, codec.isBuiltIn || codec == .dnxhr || codec == .prores || codec == .prores4444 {
-            throw .optionNotForCodec(option: "--bitrate", codec: codec)
+            throw .notForCodec(.bitrate, codec: codec)
         }
-        if pixelFormat != nil, codec.isBuiltIn { throw .optionNotForCodec(option: "--pix-fmt", codec: codec) }
-        if let crf, !(0...51).contains(crf) { throw .badValue(option: "--crf", value: "\(crf)", expected: "0…51") }
+        if pixelFormat != nil, codec.isBuiltIn { throw .notForCodec(.pixelFormat, codec: codec) }
+        if let crf, !(0...51).contains(crf) { throw .badValue(.crf, value: "\(crf)", expected: "0…51") }
         if let bitrate, !Self.isBitrate(bitrate) {
-            throw .badValue(option: "--bitrate", value: bitrate, expected: "a number with an optional k or M (20M, 8000k)")
+            throw .badValue(.bitrate, value: bitrate, expected: "a number with an optional k or M (20M, 8000k)")
         }
-        for (option, value) in [("--preset", preset), ("--pix-fmt", pixelFormat)] {
+        for (setting, value) in [(Setting.preset, preset), (.pixelFormat, pixelFormat)] {
             if let value, value.isEmpty || !value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
-                throw .badValue(option: option, value: value, expected: "letters, digits and _")
+                throw .badValue(setting, value: value, expected: "letters, digits and _")
             }
         }
         self.codec = codec
@@ -149,25 +149,36 @@ public struct ExportSettings: Sendable, Equatable {
         if codec == .dnxhr, width < 256 || height < 120 { throw .tooSmall(codec: codec, width: width, height: height, minimum: "256×120") }
     }
 
+    /// The settings a refusal names, in the API's words.
+    public enum Setting: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+        case crf, preset, bitrate, pixelFormat
+
+        public var description: String { self == .pixelFormat ? "pixel format" : rawValue }
+    }
+
     /// The raw input ffmpeg reads from the pipe.
     public var ffmpegInputPixelFormat: String { inputBitDepth > 8 ? "rgb48le" : "rgb24" }
 }
 
 /// Why export settings were refused.
 public enum ExportSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
-    case optionNotForCodec(option: String, codec: ExportCodec)
-    case badValue(option: String, value: String, expected: String)
+    /// A setting the codec has no use for.
+    case notForCodec(ExportSettings.Setting, codec: ExportCodec)
+    case badValue(ExportSettings.Setting, value: String, expected: String)
     case tooSmall(codec: ExportCodec, width: Int, height: Int, minimum: String)
 
     public var description: String {
         switch self {
-        case .optionNotForCodec(let option, let codec):
-            "\(option) does not apply to --codec \(codec.rawValue) (\(codec.description))"
-                + (option == "--bitrate"
-                    ? "; it applies to h264 and hevc" : option == "--pix-fmt" ? "; PNG output is RGB" : "; it applies to h264 and hevc")
-        case .badValue(let option, let value, let expected): "\(option) \(value): expected \(expected)"
+        case .notForCodec(let setting, let codec):
+            "\(setting) does not apply to codec \(codec.rawValue) (\(codec.description)); \(Self.why(setting))"
+        case .badValue(let setting, let value, let expected): "\(setting) \(value): expected \(expected)"
         case .tooSmall(let codec, let width, let height, let minimum):
-            "--codec \(codec.rawValue): \(codec.description) needs pictures of at least \(minimum); this movie is \(width)×\(height)"
+            "codec \(codec.rawValue): \(codec.description) needs pictures of at least \(minimum); this movie is \(width)×\(height)"
         }
+    }
+
+    /// Why a setting is not for the codec: the codecs it is for, or what the codec writes.
+    public static func why(_ setting: ExportSettings.Setting) -> String {
+        setting == .pixelFormat ? "PNG output is RGB" : "it applies to h264 and hevc"
     }
 }

@@ -49,7 +49,7 @@ public struct MovieExport {
     public let plan: RenderPlan
     public let codec: ExportCodec
     /// Why `codec` was chosen when none was asked for and the source is deeper than 8 bits.
-    public let codecNote: String?
+    public let codecNote: ExportCodec.Choice?
     public let settings: ExportSettings
     /// The record written into a farm part; nil for a whole render.
     public let part: RenderPartRecord?

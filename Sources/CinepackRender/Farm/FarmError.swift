@@ -4,9 +4,9 @@ import CinepackFormat
 /// Why a shard cannot be rendered or parts cannot be joined (spec/farm.md). Each case carries
 /// what a message needs: the file, the frames, the shard.
 package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `--shard` is not `K/N` with 1 ≤ K ≤ N.
+    /// A shard that is not `K/N` with 1 ≤ K ≤ N.
     case badShard(String)
-    /// `--frames` is not `A..B` with 0 ≤ A < B.
+    /// A part's frame range that is not `A..B` with 0 ≤ A < B.
     case badFrames(String)
     /// Shard K of N would hold no frames: N is larger than the number of sync segments.
     case emptyShard(index: Int, count: Int, segments: Int64, syncInterval: Int)
@@ -17,7 +17,7 @@ package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     case noParts
     /// A file that cannot be read as a movie (truncated, damaged).
     case unreadablePart(path: String, reason: String)
-    /// A movie without a render part record: not made by `render --shard/--frames`.
+    /// A movie without a render part record: not a render of a shard or of a frame range.
     case notAPart(path: String)
     /// The part's video does not hold the frames its record names (truncated or rewritten).
     case inconsistentPart(path: String, recordedFrames: Int64, actualFrames: Int)
@@ -28,11 +28,11 @@ package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     case gap(Range<Int64>, after: String?, before: String?, missingShards: [Int], shardCount: Int)
     /// Two parts holding the same frames.
     case overlap(first: String, second: String, frames: Range<Int64>)
-    /// `--audio-from` is not the source (or not with the EDL) the parts were rendered from.
+    /// The audio source is not the source (or not with the EDL) the parts were rendered from.
     case audioSourceMismatch(path: String, reason: String)
     /// The output would replace a file (an input, or an existing file without `force`).
     case output(OutputError)
-    /// `--crf`/`--bitrate` with a farm part: rate control would make parts differ from one render.
+    /// Rate control (a quality or bitrate target) with a farm part: parts would differ from one render.
     case rateControlInParts(codec: String)
     /// Reading or writing failed.
     case format(FormatError)
@@ -40,14 +40,14 @@ package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .badShard(let text):
-            return "--shard \(text): expected K/N with 1 ≤ K ≤ N (e.g. 2/4)"
+            return "shard \(text): expected K/N with 1 ≤ K ≤ N (e.g. 2/4)"
         case .badFrames(let text):
-            return "--frames \(text): expected A..B, program frames A up to (not including) B, 0 ≤ A < B (e.g. 0..60)"
+            return "frames \(text): expected A..B, program frames A up to (not including) B, 0 ≤ A < B (e.g. 0..60)"
         case .emptyShard(let k, let n, let segments, let interval):
             return
                 "shard \(k)/\(n) holds no frames: the program has \(segments) segment\(segments == 1 ? "" : "s") of \(interval) frame\(interval == 1 ? "" : "s") (a shard starts on a sync frame); use at most \(segments) shards"
         case .framesOutsideProgram(let r, let program):
-            return "--frames \(r.lowerBound)..\(r.upperBound) is outside the program's frames \(program.lowerBound)..\(program.upperBound)"
+            return "frames \(r.lowerBound)..\(r.upperBound) lie outside the program's frames \(program.lowerBound)..\(program.upperBound)"
         case .unalignedBoundary(let frame, let codec, let interval, let program):
             let below = program.lowerBound + (frame - program.lowerBound) / Int64(interval) * Int64(interval)
             return
@@ -58,7 +58,7 @@ package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): not a readable render part: \(reason)"
         case .notAPart(let path):
             return
-                "\(path): not a cinepack render part (no moov/udta/cpRP record, spec/farm.md §2); parts come from `cinepack render --shard K/N` or `--frames A..B`"
+                "\(path): not a render part (no moov/udta/cpRP record, spec/farm.md §2); parts are renders of a shard K/N or of program frames A..B"
         case .inconsistentPart(let path, let recorded, let actual):
             return "\(path): its record names \(recorded) frames but its video holds \(actual): the part is truncated or was rewritten"
         case .foreignPart(let path, let reference, let what):
@@ -78,12 +78,12 @@ package enum FarmError: Error, Sendable, Equatable, CustomStringConvertible {
         case .overlap(let first, let second, let frames):
             return "\(first) and \(second) both hold program frames \(frames.lowerBound)..\(frames.upperBound): give each part once"
         case .audioSourceMismatch(let path, let reason):
-            return "--audio-from \(path): \(reason)"
+            return "audio source \(path): \(reason)"
         case .output(let error):
             return error.description
         case .rateControlInParts(let codec):
             return
-                "\(codec) rate control (--crf, --bitrate) looks across groups of pictures, so parts would not join into the one-process render; render farm parts with the default constant quantizer"
+                "\(codec) rate control (a quality or bitrate target) looks across groups of pictures, so parts would not join into the one-process render; render farm parts with the default constant quantizer"
 
         case .format(let error):
             return error.description

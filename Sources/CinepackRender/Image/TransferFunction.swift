@@ -93,9 +93,9 @@ public enum TransferFunction: Sendable, Equatable, CustomStringConvertible {
 /// Why a picture's colour cannot be rendered faithfully.
 public enum ColourModelError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedTransfer(code: Int)
-    /// `--colour-space` from primaries cinepack has no chromaticities for.
+    /// A colour-space conversion from primaries cinepack has no chromaticities for.
     case unsupportedPrimaries(code: Int)
-    /// `--colour-space` from primaries whose white point is not D65 (DCI-P3).
+    /// A colour-space conversion from primaries whose white point is not D65 (DCI-P3).
     case whitePointNotD65(code: Int)
 
     public var description: String {
@@ -103,9 +103,9 @@ public enum ColourModelError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unsupportedTransfer(let code):
             "transfer characteristics \(code) (\(ColourDescription(primaries: 2, transfer: code, matrix: 2, fullRange: true).transferName)) are not supported; cinepack renders sRGB, BT.709/BT.1886, gamma 2.2/2.8, PQ, HLG and linear (spec/colour.md)"
         case .unsupportedPrimaries(let code):
-            "colour primaries \(code) (\(ColourDescription(primaries: code, transfer: 2, matrix: 2, fullRange: true).primariesName)) cannot be converted: --colour-space converts from BT.709, BT.601, BT.2020 and Display P3 primaries (spec/colour.md §5)"
+            "colour primaries \(code) (\(ColourDescription(primaries: code, transfer: 2, matrix: 2, fullRange: true).primariesName)) cannot be converted: the colour-space conversion takes BT.709, BT.601, BT.2020 and Display P3 primaries (spec/colour.md §5)"
         case .whitePointNotD65(let code):
-            "colour primaries \(code) (\(ColourDescription(primaries: code, transfer: 2, matrix: 2, fullRange: true).primariesName)) have a white point other than D65; --colour-space converts only between D65 colour spaces (spec/colour.md §5)"
+            "colour primaries \(code) (\(ColourDescription(primaries: code, transfer: 2, matrix: 2, fullRange: true).primariesName)) have a white point other than D65; the colour-space conversion works only between D65 colour spaces (spec/colour.md §5)"
         }
     }
 }

@@ -25,10 +25,10 @@ public struct CalibrationAnchor: Sendable, Equatable {
 
     /// Parses `object 4 = 2.5m` or `0.62,0.40 @ 1.0s = 3m` (times as everywhere: `1.0s`, `30f`, …).
     public init(parsing text: String) throws(DepthInputError) {
-        func bad(_ why: String) -> DepthInputError { DepthInputError(file: "--calibrate '\(text)'", .calibration(why)) }
+        func bad(_ why: String) -> DepthInputError { DepthInputError(file: "calibration anchor '\(text)'", .calibration(why)) }
         let sides = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard sides.count == 2 else { throw bad("expected 'object ID = DISTANCEm' or 'X,Y @ TIME = DISTANCEm'") }
-        metres = try Self.metres(sides[1], option: "--calibrate '\(text)'")
+        metres = try Self.metres(sides[1], option: "calibration anchor '\(text)'")
         let left = sides[0]
         if left.lowercased().hasPrefix("object") {
             guard let id = UInt32(left.dropFirst(6).trimmingCharacters(in: .whitespaces)), id > 0 else {

@@ -19,8 +19,7 @@ package struct DepthConverter: Sendable {
                 guard let q = options.range else {
                     throw DepthInputError(
                         file: file, frame: index,
-                        .unsupported(
-                            "integer disparity images are codes on a range: give --disparity-range MIN:MAX (auto needs float input)"))
+                        .needsCodeRange)
                 }
                 let span = q.maximum - q.minimum
                 for (i, c) in frame.values.enumerated() where c > 0 {
@@ -38,8 +37,7 @@ package struct DepthConverter: Sendable {
             guard let scale = options.depthScale ?? (frame.integerMaximum == nil ? 1 : nil) else {
                 throw DepthInputError(
                     file: file, frame: index,
-                    .unsupported("integer depth images need --depth-scale K (metres = value / K: 1000 for millimetres, 5000 for TUM RGB-D)")
-                )
+                    .needsDepthScale)
             }
             for (i, v) in frame.values.enumerated() where v.isFinite && v != 0 {
                 guard v > 0 else { throw refuse(i, v, "negative depth") }

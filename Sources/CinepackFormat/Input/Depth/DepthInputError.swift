@@ -24,6 +24,20 @@ public struct DepthInputError: Error, Equatable, Sendable, CustomStringConvertib
         case calibration(String)
         /// ffmpeg is missing or failed.
         case decoder(String)
+        /// Integer disparity images without the disparity range their codes lie on.
+        case needsCodeRange
+        /// Integer depth images without the depth scale that turns values into metres.
+        case needsDepthScale
+        /// The map's aspect ratio differs from the picture's and the fit is exact.
+        case aspectRatio(mapWidth: Int, mapHeight: Int, pictureWidth: Int, pictureHeight: Int)
+        /// Relative disparity without any calibration anchor (or near/far distance).
+        case uncalibrated
+        /// Calibration anchors given for an input that is not relative disparity.
+        case calibrationNeedsRelativeDisparity
+        /// An object anchor whose id no detection has; `seen` are the ids there are.
+        case objectNotDetected(id: UInt32, seen: [UInt32])
+        /// The anchors put nearer things at smaller map values: the map is stored white = far.
+        case anchorsInverted
     }
 
     public var file: String
@@ -36,17 +50,19 @@ public struct DepthInputError: Error, Equatable, Sendable, CustomStringConvertib
         self.problem = problem
     }
 
+    /// The file, and the frame where one applies.
+    public var place: String { frame.map { "\(file), frame \($0)" } ?? file }
+
     public var description: String {
-        let place = frame.map { "\(file), frame \($0)" } ?? file
         switch problem {
         case .unreadable: return "\(place): cannot read the file"
         case .malformed(let why): return "\(place): \(why)"
         case .unsupported(let why): return "\(place): \(why)"
         case .missingChannel(let wanted, let present):
             return
-                "\(place): no channel \(wanted.joined(separator: " or ")) in this EXR (it has \(present.joined(separator: ", "))); choose one with --exr-channel"
+                "\(place): no channel \(wanted.joined(separator: " or ")) in this EXR (it has \(present.joined(separator: ", "))); choose one as the EXR channel"
         case .missingArray(let key, let present):
-            return "\(place): no array '\(key)' in this .npz (it has \(present.joined(separator: ", "))); choose one with --npz-key"
+            return "\(place): no array '\(key)' in this .npz (it has \(present.joined(separator: ", "))); choose one as the .npz key"
         case .frameCount(let maps, let frames):
             return "\(place): \(maps) depth maps but \(frames) video frames; every frame needs one map"
         case .size(let why): return "\(place): \(why)"
@@ -54,6 +70,24 @@ public struct DepthInputError: Error, Equatable, Sendable, CustomStringConvertib
         case .noDepth: return "\(place): no pixel has depth (every value is NaN, infinite or 0)"
         case .calibration(let why): return "calibration: \(why)"
         case .decoder(let why): return "\(place): \(why)"
+        case .needsCodeRange:
+            return
+                "\(place): integer disparity images are codes on a range: give the disparity range MIN:MAX (an automatic range needs float input)"
+        case .needsDepthScale:
+            return "\(place): integer depth images need a depth scale K (metres = value / K: 1000 for millimetres, 5000 for TUM RGB-D)"
+        case .aspectRatio(let w, let h, let pw, let ph):
+            return
+                "\(place): the map is \(w)×\(h) but the picture is \(pw)×\(ph), another aspect ratio; resize it, or fit it by stretching over the picture"
+        case .uncalibrated:
+            return
+                "calibration: relative disparity has no scale: give an anchor ('object ID = 2.5m' or a point) or the near and far distances"
+        case .calibrationNeedsRelativeDisparity: return "calibration: calibration applies to relative disparity only"
+        case .objectNotDetected(let id, let seen):
+            return "calibration: object \(id) is not in the detections"
+                + (seen.isEmpty
+                    ? " (there are none: the clip has no detections)" : " (objects: \(seen.map(String.init).joined(separator: ", ")))")
+        case .anchorsInverted:
+            return "calibration: the anchors say nearer things have smaller map values: is the map stored white = far? (invert it)"
         }
     }
 }

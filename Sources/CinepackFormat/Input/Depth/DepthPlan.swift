@@ -46,12 +46,10 @@ extension DepthPlan {
         let converter = DepthConverter(options: options)
         let relative = options.kind == .relativeDisparity
         if relative && options.anchors.isEmpty {
-            throw DepthInputError(
-                file: source.name,
-                .calibration("relative disparity has no scale: give --calibrate 'object ID = 2.5m' (or a point), or --near/--far"))
+            throw DepthInputError(file: source.name, .uncalibrated)
         }
         if !relative && !options.anchors.isEmpty {
-            throw DepthInputError(file: source.name, .calibration("calibration applies to --relative-disparity only"))
+            throw DepthInputError(file: source.name, .calibrationNeedsRelativeDisparity)
         }
         // Point anchors resolve to frames first, so a bad time fails before the long pass.
         var pointFrames: [Int: Int] = [:]
@@ -123,11 +121,7 @@ extension DepthPlan {
             case .object(let id):
                 guard let samples = objectSamples[i], !samples.isEmpty else {
                     let seen = Set(detections.flatMap { $0.detections.map(\.id) }).sorted()
-                    throw DepthInputError(
-                        file: source.name,
-                        .calibration(
-                            "object \(id) is not in the detections\(seen.isEmpty ? " (there are none; give --detections)" : " (objects: \(seen.map(String.init).joined(separator: ", ")))")"
-                        ))
+                    throw DepthInputError(file: source.name, .objectNotDetected(id: id, seen: seen))
                 }
                 let values = samples.map { fits[$0.frame].scale * $0.value + fits[$0.frame].shift }.sorted()
                 value = values[values.count / 2]
@@ -163,9 +157,7 @@ extension DepthPlan {
                     file: source.name, .calibration("the anchors sit at the same map value; they cannot fix a scale and shift"))
             }
             guard line.a > 0 else {
-                throw DepthInputError(
-                    file: source.name,
-                    .calibration("the anchors say nearer things have smaller map values: is the map stored white = far? (--invert)"))
+                throw DepthInputError(file: source.name, .anchorsInverted)
             }
             scale = Float(line.a)
             shift = Float(line.b)
