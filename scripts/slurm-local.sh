@@ -11,7 +11,9 @@
 # Needs Debian's slurm-wlm and munge (scripts/install-deps.sh installs them) and root (the
 # daemons run as the invoking user, which Slurm only allows for root). Every wait is bounded.
 set -euo pipefail
-DIR="${CINEPACK_SLURM_DIR:-/tmp/cinepack-slurm}"
+# The cluster lives in the system temporary directory ($TMPDIR, else the system default, as
+# mktemp sees it) unless CINEPACK_SLURM_DIR names another; start, stop and the test agree on it.
+DIR="${CINEPACK_SLURM_DIR:-$(dirname "$(mktemp -u)")/cinepack-slurm}"
 CONF="$DIR/slurm.conf"
 PORT_BASE="${CINEPACK_SLURM_PORT:-16817}"
 
