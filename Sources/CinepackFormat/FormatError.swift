@@ -8,6 +8,8 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public var output: OutputError?
     /// Set when a depth input was refused (typed payload).
     public var depthInput: DepthInputError?
+    /// Set when an input of a pack is not what it was given as (typed payload).
+    public var packInput: PackInputError?
     public init(_ message: String) { self.message = message }
     /// Long work (pack) stopped because its task was cancelled; nothing was written.
     public static var cancelled: FormatError {
@@ -27,6 +29,12 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func output(_ error: OutputError) -> FormatError {
         var wrapped = FormatError(error.description)
         wrapped.output = error
+        return wrapped
+    }
+
+    public static func packInput(_ error: PackInputError) -> FormatError {
+        var wrapped = FormatError(error.description)
+        wrapped.packInput = error
         return wrapped
     }
 

@@ -30,6 +30,14 @@ enum CLIWording {
         }
     }
 
+    /// A join's note, naming the option that adds the source's audio.
+    static func text(for note: ConcatNote) -> String {
+        switch note {
+        case .sourceAudioNotAdded(let source): "note: no audio added: the source \(source) has audio; pass --audio-from SOURCE to add it"
+        default: note.description
+        }
+    }
+
     /// The option that gives an export setting.
     static func option(_ setting: ExportSettings.Setting) -> String {
         switch setting {
@@ -74,9 +82,32 @@ enum CLIWording {
                 + (seen.isEmpty ? " (there are none; give --detections)" : " (objects: \(seen.map(String.init).joined(separator: ", ")))")
         case .anchorsInverted:
             "calibration: the anchors say nearer things have smaller map values: is the map stored white = far? (--invert)"
+        case .sequence(let sequence): "\(place): \(text(for: sequence))"
         default: nil
         }
     }
+
+    /// The option that gives a pack input.
+    static func option(_ input: PackInput) -> String {
+        switch input {
+        case .frames: "--frames"
+        case .video: "--video"
+        case .audio: "--audio"
+        case .maps(let kind): option(kind)
+        }
+    }
+
+    /// The option that gives depth maps of a kind.
+    static func option(_ kind: DepthInputOptions.Kind) -> String {
+        switch kind {
+        case .disparity: "--disparity"
+        case .depth: "--depth"
+        case .relativeDisparity: "--relative-disparity"
+        }
+    }
+
+    /// A pack input's refusal, naming the option that gave the input.
+    static func text(for error: PackInputError) -> String { option(error.input) + error.detail }
 
     /// A colour model's refusal with the option that asked for the conversion.
     static func text(for error: ColourModelError) -> String {
@@ -106,6 +137,8 @@ enum CLIWording {
         case let error as OutputError: [(error.description, text(for: error))]
         case let error as FormatError:
             (error.output.map { replacements(for: $0) } ?? []) + (error.depthInput.map { replacements(for: $0) } ?? [])
+                + (error.packInput.map { replacements(for: $0) } ?? [])
+        case let error as PackInputError: [(error.description, text(for: error))]
         case let error as DepthInputError: text(for: error).map { [(error.description, $0)] } ?? []
         case let error as ContainerError: error.output.map { replacements(for: $0) } ?? []
         case let error as EDLCommandError:

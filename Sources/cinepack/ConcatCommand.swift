@@ -35,7 +35,7 @@ struct ConcatCommand: ParsableCommand {
     func run() throws {
         let result = try FarmConcat.run(
             parts: parts, output: OutputTarget(path: output, overwrite: overwrite.force), audioFrom: audioFrom)
-        result.notes.forEach(CLIErrors.note)
+        result.notes.map(CLIWording.text(for:)).forEach(CLIErrors.note)
         let s = result.summary
         if ioStats {
             CLIErrors.note(

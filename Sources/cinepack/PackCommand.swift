@@ -169,7 +169,7 @@ struct PackCommand: ParsableCommand {
         guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps \(fps) is not a frame rate (30, 29.97, 30000/1001)") }
         let pictures: PackRequest.PictureSource
         if let frames {
-            pictures = .frames(try ImageSequence(pattern: frames, role: "--frames"), codec: BuiltInVideoCodec(rawValue: codec)!, rate: rate)
+            pictures = .frames(try ImageSequence(pattern: frames, input: .frames), codec: BuiltInVideoCodec(rawValue: codec)!, rate: rate)
         } else {
             pictures = .video(path: video!)
         }

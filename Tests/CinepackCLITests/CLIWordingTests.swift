@@ -82,6 +82,29 @@ import Testing
             "\(notAPart.stderr)")
     }
 
+    @Test func packInputRefusalsNameTheOptions() throws {
+        let clip = try ClipFixture(frames: 3)
+        for (arguments, line) in [
+            (
+                ["--frames", "none/%04d.png", "--disparity", ClipFixture.disparityPattern, "--disparity-range", "0:4"],
+                "--frames: no file matches none/%04d.png (looked for none/0000.png and none/0001.png)"
+            ),
+            (
+                ["--frames", "rgb/frame.png", "--disparity", ClipFixture.disparityPattern, "--disparity-range", "0:4"],
+                "--frames pattern rgb/frame.png has no frame number placeholder such as %04d"
+            ),
+            (
+                ["--frames", ClipFixture.framePattern, "--depth", "maps/%04d.exr"],
+                "maps/%04d.exr: --depth: no file matches maps/%04d.exr (looked for maps/0000.exr and maps/0001.exr)"
+            ),
+        ] {
+            let result = try clip.pack(arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.hasPrefix("Error: \(line)\n"), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: clip.output))
+        }
+    }
+
     @Test func exportSettingRefusalsNameTheOptions() throws {
         let (dir, path) = try Self.clip()
         let out = dir.file("out.mov")

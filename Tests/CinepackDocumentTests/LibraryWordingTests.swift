@@ -95,6 +95,9 @@ import Testing
             .output(.exists(path: "out.mov")), .rateControlInParts(codec: "h264"), .format(FormatError("s.mov: truncated")),
         ]
         for error in cases { #expect(Self.isNeutral(error.description), "\(error)") }
+        for note: ConcatNote in [.sourceAudioNotAdded(sourceName: "s.mov"), .audioSourceHasNoAudio(path: "a.mov")] {
+            #expect(Self.isNeutral(note.description), "\(note)")
+        }
         #expect(FarmError.badShard("5/4").description == "shard 5/4: expected K/N with 1 ≤ K ≤ N (e.g. 2/4)")
         #expect(FarmError.rateControlInParts(codec: "h264").description.contains("rate control (a quality or bitrate target)"))
     }
@@ -147,6 +150,33 @@ import Testing
         }
         #expect(throws: DepthInputError.self) { try CalibrationAnchor(parsing: "object 4 = far") }
         do { _ = try CalibrationAnchor(parsing: "object 4") } catch { #expect(Self.isNeutral(error.file), "\(error.file)") }
+    }
+
+    @Test func packInputRefusalsAreTypedAndNeutral() throws {
+        let dir = try Paths.temporaryDirectory()
+        let pattern = dir.file("maps/%04d.exr")
+        do {
+            _ = try ImageSequence(pattern: pattern, input: .maps(.depth))
+            Issue.record("a pattern with no files was read")
+        } catch {
+            #expect(
+                error.packInput
+                    == .noFiles(.maps(.depth), pattern: pattern, lookedFor: [dir.file("maps/0000.exr"), dir.file("maps/0001.exr")]))
+            #expect(error.description.hasPrefix("depth maps: no file matches \(pattern)"), "\(error)")
+        }
+        var cases: [PackInputError] = []
+        for input: PackInput in [.frames, .video, .audio] + DepthInputOptions.Kind.allCases.map(PackInput.maps) {
+            cases += [
+                .noPlaceholder(input, pattern: "f.png"), .noFiles(input, pattern: "f%d.png", lookedFor: ["f0.png", "f1.png"]),
+                .missingFrame(input, missing: "f3.png", existing: "f9.png"), .noTrack(input, path: "a.mov", kind: .video),
+            ]
+        }
+        for error in cases {
+            #expect(!Self.hasCLIVocabulary(error.description), "\(error)")
+            #expect(FormatError.packInput(error).packInput == error)
+        }
+        let sequence = DepthInputError(file: pattern, .sequence(.noFiles(.maps(.disparity), pattern: pattern, lookedFor: ["a", "b"])))
+        #expect(!Self.hasCLIVocabulary(sequence.description), "\(sequence)")
     }
 
     @Test func colourModelRefusalsAreNeutral() {

@@ -12,9 +12,9 @@ import Testing
         PackRequest(
             output: inputs.file(output),
             pictures: .frames(
-                try ImageSequence(pattern: inputs.file("rgb/%04d.png"), role: "frames"), codec: .png,
+                try ImageSequence(pattern: inputs.file("rgb/%04d.png"), input: .frames), codec: .png,
                 rate: try #require(FrameRate(frames: 30, per: 1))),
-            disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), role: "disparity"), disparityFormat: .png16,
+            disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), input: .maps(.disparity)), disparityFormat: .png16,
             disparityRange: RoundTripTests.range)
     }
 

@@ -212,8 +212,8 @@ import Testing
         let summary = try Packer.pack(
             PackRequest(
                 output: output,
-                pictures: .frames(try ImageSequence(pattern: inputs.file("rgb/%04d.png"), role: "--frames"), codec: .png, rate: rate),
-                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), role: "--disparity"), disparityFormat: .png16,
+                pictures: .frames(try ImageSequence(pattern: inputs.file("rgb/%04d.png"), input: .frames), codec: .png, rate: rate),
+                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), input: .maps(.disparity)), disparityFormat: .png16,
                 disparityRange: Self.range, metadata: metadata, parameters: Self.parameters()))
         #expect(summary.frames == Self.frames)
         #expect(summary.duration == MediaTime(value: 12 * 1001, timescale: 30000))
@@ -329,9 +329,9 @@ import Testing
             PackRequest(
                 output: output,
                 pictures: .frames(
-                    try ImageSequence(pattern: inputs.file("rgb/%04d.png"), role: "--frames"), codec: .png,
+                    try ImageSequence(pattern: inputs.file("rgb/%04d.png"), input: .frames), codec: .png,
                     rate: try #require(FrameRate(frames: 30, per: 1))),
-                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.pfm"), role: "--disparity"), disparityFormat: .pfm,
+                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.pfm"), input: .maps(.disparity)), disparityFormat: .pfm,
                 disparityRange: Self.range, metadata: metadata))
 
         let movie = try CinematicMovie.open(path: output)
@@ -385,8 +385,8 @@ import Testing
         try Packer.pack(
             PackRequest(
                 output: output,
-                pictures: .frames(try ImageSequence(pattern: inputs.file("rgb/%04d.png"), role: "--frames"), codec: .raw, rate: rate),
-                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), role: "--disparity"), disparityFormat: .png16,
+                pictures: .frames(try ImageSequence(pattern: inputs.file("rgb/%04d.png"), input: .frames), codec: .raw, rate: rate),
+                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), input: .maps(.disparity)), disparityFormat: .png16,
                 disparityRange: Self.range, parameters: Self.parameters()))
         let movie = try CinematicMovie.open(path: output)
         #expect(movie.video.codec == "raw ")
@@ -444,9 +444,9 @@ import Testing
             PackRequest(
                 output: inputs.file(output),
                 pictures: .frames(
-                    try ImageSequence(pattern: inputs.file(pattern), role: "--frames"), codec: .png,
+                    try ImageSequence(pattern: inputs.file(pattern), input: .frames), codec: .png,
                     rate: try #require(FrameRate(frames: 30, per: 1))),
-                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), role: "--disparity"), disparityFormat: .png16,
+                disparity: try ImageSequence(pattern: inputs.file("depth/%04d.png"), input: .maps(.disparity)), disparityFormat: .png16,
                 disparityRange: Self.range)
         }
         try Packer.pack(try request("pal/%04d.png", "pal.mov"))
@@ -471,7 +471,7 @@ import Testing
         let inputs = try Inputs()
         try FileManager.default.removeItem(atPath: inputs.file("rgb/0005.png"))
         let error = #expect(throws: FormatError.self) {
-            try ImageSequence(pattern: inputs.file("rgb/%04d.png"), role: "--frames")
+            try ImageSequence(pattern: inputs.file("rgb/%04d.png"), input: .frames)
         }
         #expect(
             error?.message.contains("rgb/0005.png is missing, but \(inputs.file("rgb/0011.png")) exists") == true,

@@ -9,10 +9,10 @@ public struct ImageSequence: Sendable {
 
     /// Finds the sequence: numbering starts at 0 or 1 (whichever exists) and runs without gaps.
     /// A gap before the last existing number on disk is an error naming the missing file.
-    public init(pattern: String, role: String) throws(FormatError) {
+    public init(pattern: String, input: PackInput) throws(FormatError) {
         self.pattern = pattern
         guard let spec = Self.placeholder(in: pattern) else {
-            throw FormatError("\(role) pattern \(pattern) has no frame number placeholder such as %04d")
+            throw .packInput(.noPlaceholder(input, pattern: pattern))
         }
         func path(_ n: Int) -> String {
             let digits = String(n)
@@ -22,7 +22,7 @@ public struct ImageSequence: Sendable {
         let fm = FileManager.default
         let start = fm.fileExists(atPath: path(0)) ? 0 : 1
         guard fm.fileExists(atPath: path(start)) else {
-            throw FormatError("\(role): no file matches \(pattern) (looked for \(path(0)) and \(path(1)))")
+            throw .packInput(.noFiles(input, pattern: pattern, lookedFor: [path(0), path(1)]))
         }
         var paths: [String] = []
         var n = start
@@ -43,8 +43,7 @@ public struct ImageSequence: Sendable {
             return Int(name.dropFirst(prefix.count).dropLast(suffix.count))
         }
         if let highest = numbers.max(), highest >= n {
-            throw FormatError(
-                "\(role): frame file \(path(n)) is missing, but \(path(highest)) exists (frames must be numbered without gaps)")
+            throw .packInput(.missingFrame(input, missing: path(n), existing: path(highest)))
         }
         self.paths = paths
         firstNumber = start

@@ -37,7 +37,7 @@ public struct PackRequest: Sendable {
     public var inputPaths: [String] {
         // A frame pattern names one file per frame; any other depth source is one file.
         let isPattern = depth.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
-        var paths = isPattern ? ((try? ImageSequence(pattern: depth, role: "depth").paths) ?? []) : [depth]
+        var paths = isPattern ? ((try? ImageSequence(pattern: depth, input: .maps(depthOptions.kind)).paths) ?? []) : [depth]
         switch pictures {
         case .frames(let sequence, _, _): paths += sequence.paths
         case .video(let path): paths.append(path)
@@ -122,7 +122,7 @@ public enum Packer {
             rate = frameRate
             video = .encoded(codec, width: first.image.width, height: first.image.height, rate: frameRate)
         case .video(let path):
-            let carried = try carriedTrack(path, kind: .video, role: "--video")
+            let carried = try carriedTrack(path, kind: .video, input: .video)
             frameCount = carried.track.samples.count
             let visual = carried.track.visual
             picture = (Int(visual?.width ?? UInt16(carried.track.header.width)), Int(visual?.height ?? UInt16(carried.track.header.height)))
@@ -154,7 +154,7 @@ public enum Packer {
             throw .depthInput(error)
         }
         planned(plan)
-        let audio = try request.audioPath.map { (path) throws(FormatError) in try carriedTrack(path, kind: .audio, role: "--audio") }
+        let audio = try request.audioPath.map { (path) throws(FormatError) in try carriedTrack(path, kind: .audio, input: .audio) }
         var configuration = CinematicWriterConfiguration(
             video: video, disparity: (source.width, source.height, plan.range), writesMetadata: true,
             parameters: request.parameters, audio: audio)
@@ -312,14 +312,14 @@ public enum Packer {
         return Array(data)
     }
 
-    static func carriedTrack(_ path: String, kind: TrackKind, role: String) throws(FormatError) -> CarriedTrack {
+    static func carriedTrack(_ path: String, kind: TrackKind, input: PackInput) throws(FormatError) -> CarriedTrack {
         do {
             let source = try FileByteSource(path: path)
             let movie = try Movie.read(source: source)
             guard
                 let track = movie.tracks.first(where: { $0.kind == kind && $0.isEnabled }) ?? movie.tracks.first(where: { $0.kind == kind })
             else {
-                throw FormatError("\(role) \(path): the file has no \(kind.rawValue) track")
+                throw FormatError.packInput(.noTrack(input, path: path, kind: kind))
             }
             return CarriedTrack(movie: movie, track: track, source: source)
         } catch {

@@ -18,7 +18,7 @@ package enum FarmConcat {
         /// The parts in program order.
         package var parts: [Part]
         /// What the user should know (e.g. why no audio was added).
-        package var notes: [String]
+        package var notes: [ConcatNote]
     }
 
     package static func run(parts paths: [String], output: OutputTarget, audioFrom: String? = nil) throws(FarmError) -> Result {
@@ -26,7 +26,7 @@ package enum FarmConcat {
         output.inputs += paths + (audioFrom.map { [$0] } ?? [])
         do { try output.validate() } catch { throw .output(error) }
         let parts = try check(paths)
-        var notes: [String] = []
+        var notes: [ConcatNote] = []
         let audio = try programAudio(for: parts[0].record, from: audioFrom, output: output.path, notes: &notes)
         defer { audio?.remove() }
         do {
@@ -104,11 +104,11 @@ package enum FarmConcat {
     /// The program's audio from the source the parts were rendered from, checked against their
     /// record; nil (with a note saying why) when there is none to add.
     static func programAudio(
-        for record: RenderPartRecord, from path: String?, output: String, notes: inout [String]
+        for record: RenderPartRecord, from path: String?, output: String, notes: inout [ConcatNote]
     ) throws(FarmError) -> ProgramAudioTrack? {
         guard let path else {
             if record.sourceHasAudio {
-                notes.append("note: no audio added: the source \(record.sourceName) has audio; pass --audio-from SOURCE to add it")
+                notes.append(.sourceAudioNotAdded(sourceName: record.sourceName))
             }
             return nil
         }
@@ -122,7 +122,7 @@ package enum FarmConcat {
                 path: path, reason: "its EDL changed since the parts were rendered; render them again or undo the edit")
         }
         guard edits.movie.audio != nil else {
-            notes.append("note: no audio added: \(path) has no audio track")
+            notes.append(.audioSourceHasNoAudio(path: path))
             return nil
         }
         let plan: RenderPlan

@@ -38,6 +38,8 @@ public struct DepthInputError: Error, Equatable, Sendable, CustomStringConvertib
         case objectNotDetected(id: UInt32, seen: [UInt32])
         /// The anchors put nearer things at smaller map values: the map is stored white = far.
         case anchorsInverted
+        /// The maps' sequence pattern finds no files, or misses a frame.
+        case sequence(PackInputError)
     }
 
     public var file: String
@@ -56,6 +58,7 @@ public struct DepthInputError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String {
         switch problem {
         case .unreadable: return "\(place): cannot read the file"
+        case .sequence(let error): return "\(place): \(error)"
         case .malformed(let why): return "\(place): \(why)"
         case .unsupported(let why): return "\(place): \(why)"
         case .missingChannel(let wanted, let present):

@@ -8,14 +8,6 @@ public struct DepthInputOptions: Sendable {
         case depth
         /// Model output: larger = nearer, unknown scale and shift; needs calibration.
         case relativeDisparity
-
-        public var option: String {
-            switch self {
-            case .disparity: "--disparity"
-            case .depth: "--depth"
-            case .relativeDisparity: "--relative-disparity"
-            }
-        }
     }
 
     /// How a map whose aspect ratio differs from the picture's is treated.

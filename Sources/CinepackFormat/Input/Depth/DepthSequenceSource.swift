@@ -15,7 +15,8 @@ package final class DepthSequenceSource: DepthFrameSource {
     package init(pattern: String, options: DepthInputOptions) throws(DepthInputError) {
         name = pattern
         exrChannel = options.exrChannel
-        do { paths = try ImageSequence(pattern: pattern, role: options.kind.option).paths } catch {
+        do { paths = try ImageSequence(pattern: pattern, input: .maps(options.kind)).paths } catch {
+            if let sequence = error.packInput { throw DepthInputError(file: pattern, .sequence(sequence)) }
             throw DepthInputError(file: pattern, .malformed(error.message))
         }
         frameCount = paths.count
