@@ -103,4 +103,31 @@ struct ColourSpaceRenderTests {
         #expect(bad.status != 0 && bad.stderr.contains("--colour-space must be one of bt709, bt2020, p3d65"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("bad.mov")))
     }
+
+    /// Sources whose primaries cannot be converted: the exact lines users see, and nothing written.
+    @Test func unconvertiblePrimariesAreRefusedNamingTheOption() throws {
+        let dir = try Paths.temporaryDirectory("colour-space-refusals")
+        for (primaries, line) in [
+            (
+                "jedec-p22",
+                "colour primaries 22 (jedec-p22) cannot be converted: --colour-space converts from BT.709, BT.601, BT.2020 and Display P3 primaries (spec/colour.md §5)"
+            ),
+            (
+                "smpte431",
+                "colour primaries 11 (smpte431) have a white point other than D65; --colour-space converts only between D65 colour spaces (spec/colour.md §5)"
+            ),
+        ] {
+            var source = ProVideoTests.Source.h264
+            source.name = primaries
+            source.primaries = primaries
+            let (_, cinematic) = try ProVideoTests.make(source, in: dir, frames: 2)
+            let before = try Data(contentsOf: URL(fileURLWithPath: cinematic))
+            let out = dir.file("\(primaries)-out.mov")
+            let result = try CLI.run(["render", cinematic, "-o", out, "--colour-space", "bt709"])
+            #expect(result.status == 1)
+            #expect(result.stderr == "Error: \(cinematic): --colour-space bt709: \(line)\n", "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cinematic)) == before)
+        }
+    }
 }
