@@ -19,7 +19,7 @@ public struct ExportResult: Sendable {
 
 /// One frame rendered with the document's focus and aperture.
 public struct RenderedFrame: Sendable {
-    /// 8-bit sRGB RGB.
+    /// RGB in the output's colour: 8-bit sRGB from 8-bit sources, 16 bits per sample from deep ones.
     public var image: PixelImage
     public var snapped: SnappedTime
     /// The focus plane it was rendered at (diopters).
@@ -52,19 +52,27 @@ extension CinematicDocument {
     ) async throws(DocumentError)
         -> RenderedFrame
     {
+        try await renderFrame(at: time, plan: .init(fNumber: fNumber), quality: quality)
+    }
+
+    /// The same with every render option `cinepack render --at` takes (aperture, focal length,
+    /// overlay, lens look, colour space), rendered exactly as it renders them. Pictures the
+    /// library does not decode (H.264, HEVC, ProRes…) are decoded through ffmpeg.
+    public func renderFrame(
+        at time: TimeExpression, plan options: RenderPlan.Options, quality: RenderQuality = .export
+    ) async throws(DocumentError) -> RenderedFrame {
         if Task.isCancelled { throw .cancelled }
         let snapped = try frame(at: time)
         let n = Int(snapped.frame)
         let movie = edits.movie
-        guard movie.video.codec == "png " || movie.video.codec == "raw " else {
-            throw .cannotDecodePicture(codec: movie.video.codec.map { "\($0)" } ?? "none")
-        }
+        let decoder: PictureDecoder
+        do { decoder = try PictureDecoder(movie: movie) } catch { throw .frameUnreadable(frame: n, cause: error) }
+        var options = options
+        options.source = decoder.format
         let plan: RenderPlan
-        do { plan = try RenderPlan(movie: movie, edl: edl, options: .init(fNumber: fNumber)) } catch {
-            throw .planning(error, frame: n)
-        }
+        do { plan = try RenderPlan(movie: movie, edl: edl, options: options) } catch { throw .planning(error, frame: n) }
         let image: PixelImage
-        do { image = try plan.render(picture: try movie.picture(n), sourceFrame: n, renderer: BokehRenderer(quality: quality)) } catch {
+        do { image = try plan.render(picture: try decoder.picture(n), sourceFrame: n, renderer: BokehRenderer(quality: quality)) } catch {
             throw .frameUnreadable(frame: n, cause: error)
         }
         if Task.isCancelled { throw .cancelled }

@@ -50,8 +50,6 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
     case changedByAnotherWriter(path: String)
     /// Writing the edits failed; the file keeps its previous edits.
     case saveFailed(path: String, cause: any Error & Sendable)
-    /// Rendering needs a picture this library cannot decode (e.g. an H.264 source).
-    case cannotDecodePicture(codec: String)
     /// Reading a frame's picture, depth or metadata failed (frame -1: not one frame's fault).
     case frameUnreadable(frame: Int, cause: FormatError)
     /// The render cannot be planned as asked (a range without frames, a frame outside the program).
@@ -127,8 +125,6 @@ public enum DocumentError: Error, Sendable, CustomStringConvertible {
         case .changedByAnotherWriter(let path):
             "\(path) was changed by another writer since it was read; nothing written — open it again"
         case .saveFailed(_, let cause): "\(cause)"
-        case .cannotDecodePicture(let codec):
-            "pictures in '\(codec)' cannot be decoded by the library (PNG and raw can)"
         case .frameUnreadable(_, let cause): "\(cause)"
         case .render(let cause): "\(cause)"
         case .writeFailed(let path, let cause): "cannot write \(path): \(cause)"
