@@ -149,19 +149,21 @@ extension BokehEngine {
                     let a = vabs(r)
                     let mn = vsaturate((-r - 0.25) * 2)
                     let mf = 1 - mn
-                    let half = SIMD8<Float>(repeating: 0.5)
-                    let rhoFill = vmax(a, half)
-                    // Level-0 consumers: near pixels' fill, far pixels with blur, radius under top(0).
-                    let fillLane = vpositive(-0.25 - r) * vpositive(top0 - rhoFill)
-                    let farLane = vpositive(r + 0.75) * vpositive(a - BokehSchedule.passThrough) * vpositive(top0 - a)
-                    let rhoFill0 = fillLane * fineRadius(rhoFill)
-                    let rhoFar = farLane * fineRadius(a)
-                    let topFill: Float = anyAbove(fillLane, 0) ? hmax(rhoFill0) + 0.5 : -1
-                    let topFar: Float = anyAbove(farLane, 0) ? hmax(rhoFar) + 0.5 : -1
+                    let rhoFill = vmax(a, SIMD8<Float>(repeating: 0.5))
+                    // Level-0 gathers, only in tiles with level-0 consumers or near samples.
                     var far0 = Accum8()
                     var fill0 = Accum8()
+                    var far0Gathered = false
+                    var fill0Gathered = false
                     var front = Accum8()
                     if needFull {
+                        // Level-0 consumers: near pixels' fill, far pixels with blur, radius under top(0).
+                        let fillLane = vpositive(-0.25 - r) * vpositive(top0 - rhoFill)
+                        let farLane = vpositive(r + 0.75) * vpositive(a - BokehSchedule.passThrough) * vpositive(top0 - a)
+                        let rhoFill0 = fillLane * fineRadius(rhoFill)
+                        let rhoFar = farLane * fineRadius(a)
+                        let topFill: Float = anyAbove(fillLane, 0) ? hmax(rhoFill0) + 0.5 : -1
+                        let topFar: Float = anyAbove(farLane, 0) ? hmax(rhoFar) + 0.5 : -1
                         let zone = self.zone(x0, y, cell: 1, count: n)
                         let idx = scratch.index(x0 - x0t, sy)
                         let base = f.farR
@@ -175,6 +177,7 @@ extension BokehEngine {
                                     inverseArea: ia,
                                     profile: .fine)
                             }
+                            far0Gathered = true
                         }
                         if topFill >= 0 {
                             let zone = self.zone(x0, y, cell: 1, count: n, radius: topFill - 0.5)
@@ -185,6 +188,7 @@ extension BokehEngine {
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
                             }
+                            fill0Gathered = true
                         }
                         var reach: Float = 0
                         for yy in (sy + pad - r0)...(sy + pad + r0) {
@@ -205,7 +209,8 @@ extension BokehEngine {
                     if stats.maxFar >= 0 {
                         // Far colour: the normalised gathers of the pixel's level(s); blur circles
                         // under a pixel across keep the picture exactly.
-                        let v = blender.blend(farLevels, rho: a, full: far0, field: 0, offset: offset, fallback: (red, green, blue))
+                        let v = blender.blend(
+                            farLevels, rho: a, full: far0, gathered: far0Gathered, field: 0, offset: offset, fallback: (red, green, blue))
                         let keep = 1 - vpositive(a - BokehSchedule.passThrough)
                         behindR = mf * (keep * red + (1 - keep) * v.0)
                         behindG = mf * (keep * green + (1 - keep) * v.1)
@@ -216,7 +221,9 @@ extension BokehEngine {
                         behindB = mf * blue
                     }
                     if stats.maxNear >= 0 {
-                        let v = blender.blend(fillLevels, rho: rhoFill, full: fill0, field: 1, offset: offset, fallback: (red, green, blue))
+                        let v = blender.blend(
+                            fillLevels, rho: rhoFill, full: fill0, gathered: fill0Gathered, field: 1, offset: offset,
+                            fallback: (red, green, blue))
                         behindR += mn * v.0
                         behindG += mn * v.1
                         behindB += mn * v.2

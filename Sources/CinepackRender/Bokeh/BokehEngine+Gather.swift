@@ -61,36 +61,44 @@ extension BokehEngine {
                 let x0 = tx * Tile.cells
                 let n = min(8, w - x0)
                 var anyNear = false
-                for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                // Each mask row of the tile (and the rows above and below) dilated by one cell
+                // horizontally, once; a cell's 3 × 3 neighbourhood is then three of them.
+                let y0 = ty * Tile.cells
+                let y1 = min(h, y0 + Tile.cells)
+                var dilatedRows = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
+                @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
+                    guard y >= 0, y < h else { return SIMD8() }
+                    let row = mask.p + y * w
+                    if x0 >= 1 && x0 + 9 <= w {
+                        @inline(__always) func at(_ x: Int) -> SIMD8<UInt32> {
+                            UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                        }
+                        return at(x0 - 1) | at(x0) | at(x0 + 1)
+                    }
+                    var m = SIMD8<UInt32>()
+                    for k in 0..<n {
+                        for x in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m[k] |= row[x] }
+                    }
+                    return m
+                }
+                dilatedRows.1 = dilatedRow(y0 - 1)
+                dilatedRows.2 = dilatedRow(y0)
+                for y in y0..<y1 {
                     let idx = planes.index(x0, y)
+                    dilatedRows = (dilatedRows.1, dilatedRows.2, dilatedRow(y + 1))
                     // Far / fill cells: a pixel of this level below the cell or a neighbour (the
                     // bilinear upsampling reads the neighbours).
                     var rhoF = SIMD8<Float>(repeating: lo)
                     var rhoN = SIMD8<Float>(repeating: lo)
                     var topF: Float = -1
                     var topN: Float = -1
-                    var rows: (UInt32, UInt32, UInt32) = (0, 0, 0)
-                    for k in -1...n {
-                        let x = x0 + k
-                        guard x >= 0, x < w else { continue }
-                        if y > 0 { rows.0 |= mask.p[(y - 1) * w + x] }
-                        rows.1 |= mask.p[y * w + x]
-                        if y + 1 < h { rows.2 |= mask.p[(y + 1) * w + x] }
-                    }
-                    if (rows.0 | rows.1 | rows.2) & (farBit | fillBit) != 0 {
-                        @inline(__always) func dilated(_ k: Int) -> UInt32 {
-                            guard k < n else { return 0 }
-                            var m: UInt32 = 0
-                            for yy in max(0, y - 1)...min(h - 1, y + 1) {
-                                for xx in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m |= mask.p[yy * w + xx] }
-                            }
-                            return m
-                        }
-                        let m = (dilated(0), dilated(1), dilated(2), dilated(3), dilated(4), dilated(5), dilated(6), dilated(7))
+                    let m = dilatedRows.0 | dilatedRows.1 | dilatedRows.2
+                    let any = m.lowHalf | m.highHalf
+                    if (any[0] | any[1] | any[2] | any[3]) & (farBit | fillBit) != 0 {
                         @inline(__always) func flags(_ bit: UInt32) -> SIMD8<Float> {
                             SIMD8(
-                                m.0 & bit != 0 ? 1 : 0, m.1 & bit != 0 ? 1 : 0, m.2 & bit != 0 ? 1 : 0, m.3 & bit != 0 ? 1 : 0,
-                                m.4 & bit != 0 ? 1 : 0, m.5 & bit != 0 ? 1 : 0, m.6 & bit != 0 ? 1 : 0, m.7 & bit != 0 ? 1 : 0)
+                                m[0] & bit != 0 ? 1 : 0, m[1] & bit != 0 ? 1 : 0, m[2] & bit != 0 ? 1 : 0, m[3] & bit != 0 ? 1 : 0,
+                                m[4] & bit != 0 ? 1 : 0, m[5] & bit != 0 ? 1 : 0, m[6] & bit != 0 ? 1 : 0, m[7] & bit != 0 ? 1 : 0)
                         }
                         let low = SIMD8<Float>(repeating: lo)
                         let high = SIMD8<Float>(repeating: hi)

@@ -18,12 +18,13 @@ struct LevelBlender {
         return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
     }
 
-    /// The levels of `range` (and level 0 from `full`), renormalised over those with data; a
+    /// The levels of `range` (and level 0 from `full` when `gathered`: a level with nothing
+    /// gathered adds exactly zero, so it is left out), renormalised over those with data; a
     /// level's confidence grows with its gathered weight D (about 1 for a covered disk), so one
     /// that just starts to see data does not take over at once; `fallback` fades in as confidence
     /// vanishes.
     @inline(__always) func blend(
-        _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, field: Int, offset: Int,
+        _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, gathered: Bool, field: Int, offset: Int,
         fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
     ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         var sumR = SIMD8<Float>()
@@ -37,13 +38,17 @@ struct LevelBlender {
         var b = full.b
         var d = full.a
         var l = range.lowerBound
+        // Level 0 first when gathered, then the coarse levels of the range.
+        var present = gathered
         while true {
-            let confident = weight * vsaturate(d * 20)
-            let k = confident / vmax(d, SIMD8(repeating: 1e-30))
-            sumR += k * r
-            sumG += k * g
-            sumB += k * b
-            total += confident
+            if present {
+                let confident = weight * vsaturate(d * 20)
+                let k = confident / vmax(d, SIMD8(repeating: 1e-30))
+                sumR += k * r
+                sumG += k * g
+                sumB += k * b
+                total += confident
+            }
             guard l < range.upperBound else { break }
             let next = ramp(l + 1, rho)
             let q = segment(l - 1, field) + offset
@@ -54,6 +59,7 @@ struct LevelBlender {
             d = load8(q + 3 * Tile.pixels)
             upper = next
             l += 1
+            present = true
         }
         let trust = vsaturate(total * 4)
         let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
