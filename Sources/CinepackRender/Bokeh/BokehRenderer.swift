@@ -78,7 +78,7 @@ public struct BokehRenderer: Sendable {
         let matte = DepthEdgeMatte(
             picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens, threads: threads)
         clock.lap("depth-edge matte")
-        let image = matte.picture.values.withUnsafeBufferPointer { pixels in
+        var image = matte.picture.values.withUnsafeBufferPointer { pixels in
             matte.disparity.withUnsafeBufferPointer { disparity in
                 BokehEngine(
                     width: picture.width, height: picture.height, picture: pixels.baseAddress!, disparity: disparity.baseAddress!,
@@ -87,9 +87,9 @@ public struct BokehRenderer: Sendable {
             }
         }
         clock.lap("engine")
-        let out = matte.composite(over: image)
+        matte.composite(over: &image)
         clock.lap("matte composite")
         clock.report()
-        return out
+        return image
     }
 }

@@ -88,21 +88,39 @@ struct DepthEdgeMatte: Sendable {
             matted = nil
             return
         }
-        var values = picture.values
-        var depths = disparity
-        values.withUnsafeMutableBufferPointer { v in
-            depths.withUnsafeMutableBufferPointer { d in
-                for b in 0..<bands.count {
-                    let first = buffer.base + bands[b].lowerBound * width
-                    for k in 0..<counts[b] {
-                        let m = first[k]
-                        v[3 * m.index] = m.behind.x
-                        v[3 * m.index + 1] = m.behind.y
-                        v[3 * m.index + 2] = m.behind.z
-                        d[m.index] = m.disparity
+        // The engine's input: the picture and disparity with the split pixels replaced, band by
+        // band (each band's pixels lie in its rows).
+        let pictureCount = width * height * 3
+        let pixelCount = width * height
+        var depths = [Float]()
+        let values = [Float](unsafeUninitializedCapacity: pictureCount) { v, initialized in
+            depths = [Float](unsafeUninitializedCapacity: pixelCount) { d, initializedDepths in
+                let out = Shared(v.baseAddress!)
+                let outDepths = Shared(d.baseAddress!)
+                picture.values.withUnsafeBufferPointer { source in
+                    disparity.withUnsafeBufferPointer { sourceDepths in
+                        let from = Shared(UnsafeMutablePointer(mutating: source.baseAddress!))
+                        let fromDepths = Shared(UnsafeMutablePointer(mutating: sourceDepths.baseAddress!))
+                        parallelFor(bands.count, threads: threads) { b in
+                            let rows = bands[b]
+                            let start = rows.lowerBound * width
+                            let count = rows.count * width
+                            (out.p + 3 * start).initialize(from: from.p + 3 * start, count: 3 * count)
+                            (outDepths.p + start).initialize(from: fromDepths.p + start, count: count)
+                            let first = found.p + start
+                            for k in 0..<foundCounts.p[b] {
+                                let m = first[k]
+                                out.p[3 * m.index] = m.behind.x
+                                out.p[3 * m.index + 1] = m.behind.y
+                                out.p[3 * m.index + 2] = m.behind.z
+                                outDepths.p[m.index] = m.disparity
+                            }
+                        }
                     }
                 }
+                initializedDepths = pixelCount
             }
+            initialized = pictureCount
         }
         self.picture = LinearImage(width: width, height: height, values: values)
         self.disparity = depths
@@ -121,11 +139,10 @@ struct DepthEdgeMatte: Sendable {
 
     private(set) var matteCount = 0
 
-    /// The sharp sides put back over the engine's output.
-    func composite(over image: LinearImage) -> LinearImage {
-        guard let matted, matteCount > 0 else { return image }
-        var out = image
-        out.values.withUnsafeMutableBufferPointer { v in
+    /// The sharp sides put back over the engine's output, in place.
+    func composite(over image: inout LinearImage) {
+        guard let matted, matteCount > 0 else { return }
+        image.values.withUnsafeMutableBufferPointer { v in
             for k in 0..<matteCount {
                 let m = matted[k]
                 let keep = 1 - m.share
@@ -134,7 +151,6 @@ struct DepthEdgeMatte: Sendable {
                 v[3 * m.index + 2] = keep * v[3 * m.index + 2] + m.front.z
             }
         }
-        return out
     }
 }
 
