@@ -168,8 +168,11 @@ private struct Scan: @unchecked Sendable {
     /// The band's matted pixels, written from `out`; returns their count.
     func band(_ rows: Range<Int>, into out: UnsafeMutablePointer<MattedPixel>) -> Int {
         var n = 0
-        // Disparity spans under this cannot give the step any strength.
+        // Disparity spans under this, or a nearest side blurred more than this, cannot give the
+        // step any strength.
         let gate = Matte.gap / radius.half
+        let sharpGate = SIMD8<Float>(repeating: Matte.frontFade / radius.half)
+        let focus = SIMD8<Float>(repeating: radius.focus)
         for y in rows {
             var x = 0
             while x < width {
@@ -186,12 +189,14 @@ private struct Scan: @unchecked Sendable {
                         }
                     }
                     // NaN values are passed over by vmax / vmin, as `split` passes them over.
-                    let span = hi - lo
-                    if !anyAbove(span, gate) {
+                    // Lanes pass where the window spans enough depth and its nearest side is
+                    // sharp enough for any strength (both necessary, see `split`).
+                    let pass = vmin(hi - lo - gate, sharpGate - vabs(focus - hi))
+                    if !anyAbove(pass, 0) {
                         x += 8
                         continue
                     }
-                    for k in 0..<8 where span[k] > gate {
+                    for k in 0..<8 where pass[k] > 0 {
                         if let m = split(x + k, y) {
                             out[n] = m
                             n += 1
