@@ -54,19 +54,22 @@ let edgeEvaluations: [EdgeEvaluation] =
     // CINEPACK_BOKEH_KNOWABLE=1 the report adds the bound that leaves (the reference of the scene
     // with its hidden content guessed smoothly, scored against the true one): edge-band 27.3,
     // 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3,
-    // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB (mixed pixels along 1 px wires cost the rest).
+    // 23.5, 22.1 and 21.4 dB; the wires 34.7 dB, where full-size disparity scores 28.0 dB. Mixed
+    // pixels at sharp-over-blurred edges are split (spec/render.md §1.4): full size, hair 33.5,
+    // wires 28.0, highlights 38.3 dB (30.6, 26.9 and 35.6 without); what the wires still lose is
+    // mostly rim pixels whose colour matches the wall's (bright wire, bright mortar), left whole.
     // From 1/4-size maps (spec/render.md §2) the refinement at picture resolution decides the
     // pixels the cell-level models leave between two depths where their colour is found decided
-    // nearby (edge band, 1/4 point / area: subject 33.3 / 33.5, occluder 29.6 / 30.1, floor
-    // 32.1 / 35.7, highlights 35.1 / 34.8, rack 34.1 / 34.3, stripes 24.2 / 26.0 at 3 px down to
+    // nearby (edge band, 1/4 point / area: subject 33.4 / 33.7, occluder 29.6 / 30.1, floor
+    // 32.1 / 35.7, highlights 36.5 / 36.9, rack 34.1 / 34.3, stripes 24.2 / 26.0 at 3 px down to
     // 19.8 / 20.8 at 15 px); thin wires and strands stay lost: a point-sampled map misses those
     // its samples do not hit, and an area-averaged one holds them only as an intermediate depth
-    // (hair 24.5 / 21.6, wires 20.2 / 21.3).
+    // (hair 24.6 / 21.6, wires 20.2 / 21.3).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
-    static let minimumFullEdgeMean = 30.0
+    static let minimumFullEdgeMean = 30.7
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 27.1
+    static let minimumQuarterEdgeMean = 27.3
     static let minimumQuarterEdge = 19.6
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {

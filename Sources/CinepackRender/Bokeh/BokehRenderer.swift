@@ -73,13 +73,23 @@ public struct BokehRenderer: Sendable {
             return PreviewRenderer(renderer: self).render(
                 picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
         }
-        return picture.values.withUnsafeBufferPointer { pixels in
-            fullResolutionDisparity.withUnsafeBufferPointer { disparity in
+        // Mixed pixels at sharp-over-blurred depth edges: the engine gets their blurred side only.
+        var clock = PassClock()
+        let matte = DepthEdgeMatte(
+            picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens, threads: threads)
+        clock.lap("depth-edge matte")
+        var image = matte.picture.values.withUnsafeBufferPointer { pixels in
+            matte.disparity.withUnsafeBufferPointer { disparity in
                 BokehEngine(
                     width: picture.width, height: picture.height, picture: pixels.baseAddress!, disparity: disparity.baseAddress!,
                     focus: focusDisparity, lens: lens, quality: quality, threads: threads, pool: pool, aperture: aperture
                 ).run()
             }
         }
+        clock.lap("engine")
+        matte.composite(over: &image)
+        clock.lap("matte composite")
+        clock.report()
+        return image
     }
 }

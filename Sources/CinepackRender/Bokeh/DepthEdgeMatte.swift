@@ -1,0 +1,367 @@
+/// Mixed pixels at depth edges where a sharp nearer side meets a much more blurred farther side
+/// (spec/render.md §1.4): a thin in-focus structure or an anti-aliased silhouette covers part of a
+/// pixel and the background the rest. A disparity map gives such a pixel one depth, so the engine
+/// would either keep it sharp with the background's sharp colour inside, or blur the structure's
+/// colour into the background. Here each such pixel is split, as in matting, into the sharp side's
+/// coverage α and colour and the blurred side's colour; the engine is given the blurred side only
+/// (its colour at its depth) and the sharp side is put back over the engine's output.
+struct DepthEdgeMatte: Sendable {
+    /// The engine's input: the picture and disparity with the matted pixels given to the blurred
+    /// side (the caller's own when nothing is matted).
+    let picture: LinearImage
+    let disparity: [Float]
+    private let matted: RawBuffer<MattedPixel>?
+    private let bands: [Range<Int>]
+    private let threads: Int?
+
+    /// Rows per band of the parallel scan.
+    static let bandRows = 8
+    /// Half the side of the window the two sides' colours are sampled from (5 × 5).
+    static let reach = 2
+    /// At most this many samples of each side, nearest first.
+    static let samples = 8
+    /// The step's strength: full while the sharp side's blur radius is at most half a pixel (the
+    /// engine passes such pixels through), none from `frontFade` px; and growing from 0 to 1 as
+    /// the blurred side's radius exceeds the sharp side's (at least half a pixel) by `gap` to
+    /// `gap + gapRamp` px.
+    static let frontFade: Float = 0.75
+    static let gap: Float = 0.5
+    static let gapRamp: Float = 1.5
+    /// Colour model (linear light, squared distances summed over the channels): the misfit floor
+    /// of the pair cost and how fast it grows with the samples' squared distance in pixels; the
+    /// distance at which a pixel unlike its own side's samples is half trusted to be mixed, and
+    /// how much a misfit of the mix and the spread of the blurred side's samples lower that trust.
+    static let misfitFloor: Float = 1e-4
+    static let pairDistance: Float = 0.1
+    static let separation: Float = 4e-3
+    static let misfitWeight: Float = 8
+    static let spreadWeight: Float = 2
+    /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
+    /// shows of that side, fully from this share.
+    static let convertRamp: Float = 0.25
+    /// On the sharp side a coverage within this of 1 counts as 1: a textured whole pixel looks
+    /// like a mix of its neighbours as often as a rim pixel does, and must stay exactly itself.
+    static let deadZone: Float = 0.25
+
+    /// The window offsets, nearest first (ties in a fixed order), without the centre.
+    static let ring: [(dx: Int, dy: Int)] = {
+        var offsets: [(dx: Int, dy: Int)] = []
+        for dy in -reach...reach { for dx in -reach...reach where dx != 0 || dy != 0 { offsets.append((dx, dy)) } }
+        return offsets.enumerated().sorted {
+            let a = $0.element.dx * $0.element.dx + $0.element.dy * $0.element.dy
+            let b = $1.element.dx * $1.element.dx + $1.element.dy * $1.element.dy
+            return a != b ? a < b : $0.offset < $1.offset
+        }.map(\.element)
+    }()
+
+    init(picture: LinearImage, disparity: [Float], focusDisparity: Float, lens: LensModel, threads: Int?) {
+        self.threads = threads
+        let width = picture.width
+        let height = picture.height
+        let radius = BlurRadius(half: 0.5 * lens.scale(focusDisparity: focusDisparity), focus: focusDisparity, limit: .infinity)
+        let bands = stride(from: 0, to: height, by: Self.bandRows).map { $0..<min(height, $0 + Self.bandRows) }
+        self.bands = bands
+        guard radius.half.isFinite, radius.half > 0, width >= 3, height >= 3 else {
+            self.picture = picture
+            self.disparity = disparity
+            matted = nil
+            return
+        }
+        // Each band writes its pixels from its first row's offset (pages never written cost nothing).
+        let buffer = RawBuffer<MattedPixel>(count: width * height, zeroed: false)
+        let counts = RawBuffer<Int>(count: bands.count)
+        let found = Shared(buffer.base)
+        let foundCounts = Shared(counts.base)
+        picture.values.withUnsafeBufferPointer { pixels in
+            disparity.withUnsafeBufferPointer { depths in
+                let scan = Scan(
+                    picture: pixels.baseAddress!, disparity: depths.baseAddress!, width: width, height: height, radius: radius)
+                parallelFor(bands.count, threads: threads) { b in
+                    foundCounts.p[b] = scan.band(bands[b], into: found.p + bands[b].lowerBound * width)
+                }
+            }
+        }
+        let total = (0..<bands.count).reduce(0) { $0 + counts[$1] }
+        guard total > 0 else {
+            self.picture = picture
+            self.disparity = disparity
+            matted = nil
+            return
+        }
+        // The engine's input: the picture and disparity with the split pixels replaced, band by
+        // band (each band's pixels lie in its rows).
+        let pictureCount = width * height * 3
+        let pixelCount = width * height
+        var depths = [Float]()
+        let values = [Float](unsafeUninitializedCapacity: pictureCount) { v, initialized in
+            depths = [Float](unsafeUninitializedCapacity: pixelCount) { d, initializedDepths in
+                let out = Shared(v.baseAddress!)
+                let outDepths = Shared(d.baseAddress!)
+                picture.values.withUnsafeBufferPointer { source in
+                    disparity.withUnsafeBufferPointer { sourceDepths in
+                        let from = Shared(UnsafeMutablePointer(mutating: source.baseAddress!))
+                        let fromDepths = Shared(UnsafeMutablePointer(mutating: sourceDepths.baseAddress!))
+                        parallelFor(bands.count, threads: threads) { b in
+                            let rows = bands[b]
+                            let start = rows.lowerBound * width
+                            let count = rows.count * width
+                            (out.p + 3 * start).initialize(from: from.p + 3 * start, count: 3 * count)
+                            (outDepths.p + start).initialize(from: fromDepths.p + start, count: count)
+                            let first = found.p + start
+                            for k in 0..<foundCounts.p[b] {
+                                let m = first[k]
+                                out.p[3 * m.index] = m.behind.x
+                                out.p[3 * m.index + 1] = m.behind.y
+                                out.p[3 * m.index + 2] = m.behind.z
+                                outDepths.p[m.index] = m.disparity
+                            }
+                        }
+                    }
+                }
+                initializedDepths = pixelCount
+            }
+            initialized = pictureCount
+        }
+        self.picture = LinearImage(width: width, height: height, values: values)
+        self.disparity = depths
+        // Compact the bands' pixels to the front of the buffer.
+        var n = 0
+        for b in 0..<bands.count {
+            let first = buffer.base + bands[b].lowerBound * width
+            for k in 0..<counts[b] {
+                buffer[n] = first[k]
+                n += 1
+            }
+        }
+        matted = buffer
+        matteCount = n
+    }
+
+    private(set) var matteCount = 0
+
+    /// The sharp sides put back over the engine's output, in place.
+    func composite(over image: inout LinearImage) {
+        guard let matted, matteCount > 0 else { return }
+        image.values.withUnsafeMutableBufferPointer { v in
+            for k in 0..<matteCount {
+                let m = matted[k]
+                let keep = 1 - m.share
+                v[3 * m.index] = keep * v[3 * m.index] + m.front.x
+                v[3 * m.index + 1] = keep * v[3 * m.index + 1] + m.front.y
+                v[3 * m.index + 2] = keep * v[3 * m.index + 2] + m.front.z
+            }
+        }
+    }
+}
+
+/// The per-band work of `DepthEdgeMatte`: finds the pixels at qualifying depth edges and splits
+/// them.
+private struct Scan: @unchecked Sendable {
+    let picture: UnsafePointer<Float>
+    let disparity: UnsafePointer<Float>
+    let width: Int
+    let height: Int
+    let radius: BlurRadius
+
+    typealias Matte = DepthEdgeMatte
+
+    /// The band's matted pixels, written from `out`; returns their count.
+    func band(_ rows: Range<Int>, into out: UnsafeMutablePointer<MattedPixel>) -> Int {
+        var n = 0
+        // Disparity spans under this, or a nearest side blurred more than this, cannot give the
+        // step any strength.
+        let gate = Matte.gap / radius.half
+        let sharpGate = SIMD8<Float>(repeating: Matte.frontFade / radius.half)
+        let focus = SIMD8<Float>(repeating: radius.focus)
+        for y in rows {
+            var x = 0
+            while x < width {
+                // Eight pixels at a time where their 3 × 3 windows lie inside the frame.
+                if y > 0 && y < height - 1 && x > 0 && x + 9 <= width {
+                    var hi = SIMD8<Float>(repeating: -.infinity)
+                    var lo = SIMD8<Float>(repeating: .infinity)
+                    for dy in -1...1 {
+                        let row = UnsafeMutablePointer(mutating: disparity + (y + dy) * width + x)
+                        for dx in -1...1 {
+                            let v = load8(row + dx)
+                            hi = vmax(hi, v)
+                            lo = vmin(lo, v)
+                        }
+                    }
+                    // NaN values are passed over by vmax / vmin, as `split` passes them over.
+                    // Lanes pass where the window spans enough depth and its nearest side is
+                    // sharp enough for any strength (both necessary, see `split`).
+                    let pass = vmin(hi - lo - gate, sharpGate - vabs(focus - hi))
+                    if !anyAbove(pass, 0) {
+                        x += 8
+                        continue
+                    }
+                    for k in 0..<8 where pass[k] > 0 {
+                        if let m = split(x + k, y) {
+                            out[n] = m
+                            n += 1
+                        }
+                    }
+                    x += 8
+                    continue
+                }
+                if let m = split(x, y) {
+                    out[n] = m
+                    n += 1
+                }
+                x += 1
+            }
+        }
+        return n
+    }
+
+    @inline(__always) func colour(_ p: Int) -> SIMD3<Float> { SIMD3(picture[3 * p], picture[3 * p + 1], picture[3 * p + 2]) }
+
+    /// The split of pixel (x, y), nil when it is left as it is.
+    func split(_ x: Int, _ y: Int) -> MattedPixel? {
+        let p = y * width + x
+        let d = disparity[p]
+        guard !d.isNaN else { return nil }
+        // The two sides: the nearest and farthest disparity of the 3 × 3 window.
+        var hi = d
+        var lo = d
+        for v in max(0, y - 1)...min(height - 1, y + 1) {
+            for u in max(0, x - 1)...min(width - 1, x + 1) {
+                let q = disparity[v * width + u]
+                if q > hi { hi = q }
+                if q < lo { lo = q }
+            }
+        }
+        let rF = radius.signed(hi)
+        let rB = radius.signed(lo)
+        let aF = abs(rF)
+        let sharp = min(max((Matte.frontFade - aF) / (Matte.frontFade - 0.5), 0), 1)
+        let apart = min(max((rB - max(aF, 0.5) - Matte.gap) / Matte.gapRamp, 0), 1)
+        let s = sharp * apart
+        guard s > 0 else { return nil }
+        let middle = 0.5 * (hi + lo)
+        let isFront = d > middle
+
+        // Samples of each side nearest first: the sharp side's pixels, and the blurred side's
+        // pixels with no sharp-side pixel next to them (pure). Colour and squared distance; the
+        // blurred side's disparity apart.
+        return withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * Matte.samples) { samples in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: Matte.samples) { backDisparity in
+                let fronts = samples.baseAddress!
+                let backs = fronts + Matte.samples
+                var frontCount = 0
+                var backCount = 0
+                for (dx, dy) in Matte.ring {
+                    let u = x + dx
+                    let v = y + dy
+                    guard u >= 0, u < width, v >= 0, v < height else { continue }
+                    let q = v * width + u
+                    let dq = disparity[q]
+                    guard !dq.isNaN else { continue }
+                    let sample = SIMD4(colour(q), Float(dx * dx + dy * dy))
+                    if dq > middle {
+                        if frontCount < Matte.samples {
+                            fronts[frontCount] = sample
+                            frontCount += 1
+                        }
+                    } else if backCount < Matte.samples && isPure(u, v, middle) {
+                        backs[backCount] = sample
+                        backDisparity[backCount] = dq
+                        backCount += 1
+                    }
+                    if frontCount == Matte.samples && backCount == Matte.samples { break }
+                }
+                guard frontCount > 0, backCount > 0 else { return nil }
+                return mix(
+                    p, d: d, isFront: isFront, strength: s, fronts: fronts, frontCount: frontCount, backs: backs, backCount: backCount,
+                    backDisparity: backDisparity.baseAddress!)
+            }
+        }
+    }
+
+    /// The split of pixel `p` between the best pair of samples.
+    private func mix(
+        _ p: Int, d: Float, isFront: Bool, strength s: Float, fronts: UnsafePointer<SIMD4<Float>>, frontCount: Int,
+        backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>
+    ) -> MattedPixel? {
+        let c = SIMD4(colour(p), 0)
+        // How close a whole pixel of either side comes (squared distance to the nearest sample),
+        // and how spread the blurred side's samples are (shrunk: one sample tells no spread).
+        var pureFront = Float.infinity
+        for i in 0..<frontCount { pureFront = min(pureFront, squaredDistance(c, fronts[i])) }
+        var pureBack = Float.infinity
+        var backMean = SIMD4<Float>()
+        for j in 0..<backCount {
+            pureBack = min(pureBack, squaredDistance(c, backs[j]))
+            backMean += backs[j]
+        }
+        backMean /= Float(backCount)
+        var backSpread: Float = 0
+        for j in 0..<backCount { backSpread += squaredDistance(backs[j], backMean) }
+        backSpread /= Float(backCount + 1)
+        // The pair that best explains the pixel as a mix of the two: least distance to the
+        // segment between them, nearer samples preferred.
+        var best = (cost: Float.infinity, alpha: Float(0), misfit: Float(0), front: 0, back: 0)
+        for i in 0..<frontCount {
+            let f = fronts[i]
+            for j in 0..<backCount {
+                let b = backs[j]
+                var delta = f - b
+                delta.w = 0
+                let l = (delta * delta).sum()
+                guard l > 1e-8 else { continue }
+                let a = min(max(((c - b) * delta).sum() / l, 0), 1)
+                let misfit = squaredDistance(c, b + a * delta)
+                let cost = (misfit + Matte.misfitFloor) * (1 + Matte.pairDistance * (f.w + b.w))
+                if cost < best.cost { best = (cost, a, misfit, i, j) }
+            }
+        }
+        guard best.cost.isFinite else { return nil }
+        // The label says which side covers most of the pixel (its coverage is at least ½ on the
+        // sharp side, under ½ on the other). The mix moves the coverage from the label's whole
+        // pixel only as far as it explains the pixel better than a whole pixel of that side, and
+        // not at all when it contradicts the label (a coincidence of colours, not evidence).
+        let label: Float = isFront ? 1 : 0
+        let pure = isFront ? pureFront : pureBack
+        let trust = pure / (pure + Matte.misfitWeight * best.misfit + Matte.separation + (isFront ? 0 : Matte.spreadWeight * backSpread))
+        let agreement = min(max(2 * (isFront ? best.alpha : 1 - best.alpha), 0), 1)
+        let bounded = isFront ? max(best.alpha, 0.5) : min(best.alpha, 0.5)
+        var alpha = label + agreement * trust * (bounded - label)
+        if isFront { alpha = 1 - 0.5 * min(max((1 - alpha - Matte.deadZone) / (0.5 - Matte.deadZone), 0), 1) }
+        guard alpha > 0, alpha < 1 else { return nil }
+        let colour = SIMD3(c.x, c.y, c.z)
+        let f = fronts[best.front]
+        let b = backs[best.back]
+        let back = SIMD3(b.x, b.y, b.z)
+        let delta = SIMD3(f.x, f.y, f.z) - back
+        // What the two colours leave unexplained is shared between the sides in proportion, so a
+        // whole pixel of either side keeps its own colour.
+        let beta = 1 - alpha
+        let residual = colour - back - alpha * delta
+        var behind = back + beta * residual
+        behind.replace(with: 0, where: behind .< 0)
+        var front = colour - beta * behind
+        front.replace(with: 0, where: front .< 0)
+        // A pixel of the sharp side moves toward the blurred side's depth only by the share it
+        // shows of it: the background hidden behind a nearly whole pixel stays unknown, and the
+        // engine fills around it from what is seen.
+        let convert = isFront ? s * min(beta / Matte.convertRamp, 1) : s
+        return MattedPixel(
+            index: p, behind: colour + convert * (behind - colour),
+            disparity: isFront ? d + convert * (backDisparity[best.back] - d) : d, share: s * alpha, front: s * front)
+    }
+
+    @inline(__always) private func squaredDistance(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
+        var e = a - b
+        e.w = 0
+        return (e * e).sum()
+    }
+
+    /// Whether every pixel of the 3 × 3 window of (x, y) lies on the far side of `middle`.
+    @inline(__always) func isPure(_ x: Int, _ y: Int, _ middle: Float) -> Bool {
+        for v in max(0, y - 1)...min(height - 1, y + 1) {
+            for u in max(0, x - 1)...min(width - 1, x + 1) where disparity[v * width + u] > middle { return false }
+        }
+        return true
+    }
+}
