@@ -8,7 +8,9 @@
 /// cells; each output row then works on eight contiguous pixels at a time.
 struct PreviewUpsampler: @unchecked Sendable {
     let picture: UnsafeMutablePointer<Float>
-    let disparity: UnsafeMutablePointer<Float>
+    /// Each pixel's disparity: one value a picture pixel, or (nil) from the cells by `edges`.
+    let disparity: UnsafeMutablePointer<Float>?
+    let edges: PreviewEdgeDisparity?
     let width: Int
     let height: Int
     /// The planes of `cells × rows` (`PreviewLayer`).
@@ -20,18 +22,24 @@ struct PreviewUpsampler: @unchecked Sendable {
     let radius: BlurRadius
 
     /// The planes a cell row is spread into, each `width + 8` floats: the near layer
-    /// (interpolated), then the behind colour and |radius| of the left cell and of the right cell.
+    /// (interpolated), then the behind colour and |radius| of the left cell and of the right cell;
+    /// without a disparity a pixel, the cells' disparity (interpolated) and the weight of the
+    /// guided choice in the block of cells whose top-left cell is the left one (`edges`).
     private enum RowPlane: Int, PlaneSet {
         case nearRed, nearGreen, nearBlue, nearCoverage
         case leftRed, leftGreen, leftBlue, leftRadius
         case rightRed, rightGreen, rightBlue, rightRadius
+        case disparity, guided
 
         static let count = allCases.count
     }
 
     /// Cell coordinate of output pixel `x`: the two cells around it and the fraction towards the
     /// second.
-    private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) {
+    private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) { Self.position(x, count: count, factor: factor) }
+
+    /// The same for cells of `factor` pixels.
+    static func position(_ x: Int, count: Int, factor: Int) -> (Int, Int, Float, Float) {
         let u = (Float(x) + 0.5) / Float(factor) - 0.5
         let i0 = min(max(Int(u.rounded(.down)), 0), count - 1)
         let i1 = min(i0 + 1, count - 1)
@@ -87,14 +95,24 @@ struct PreviewUpsampler: @unchecked Sendable {
                     for k in 0..<(2 * stride) { pair[k] = (cols.p[stride + k] + dy2).squareRoot() }
                     return pair
                 }
+                let rowBuffer = RawBuffer<Float>(count: edges == nil ? 0 : stride, zeroed: false)
+                defer { withExtendedLifetime(rowBuffer) {} }
                 for y in y0..<y1 {
                     let (j0, j1, fy, v) = position(y, count: rows)
                     let top = buffer + (j0 - first) * RowPlane.count * stride
                     let bottom = buffer + (j1 - first) * RowPlane.count * stride
                     let dyTop = (v - Float(j0)) * f
                     let dyBottom = (v - Float(j1)) * f
+                    var rowDisparity = UnsafePointer(rowBuffer.base)
+                    if let disparity {
+                        rowDisparity = UnsafePointer(disparity + y * W)
+                    } else if let edges {
+                        disparityRow(
+                            y, edges: edges, block: j0 * cells, top: top, bottom: bottom, fy: fy, stride: stride, pairs: pairs.p,
+                            into: rowBuffer.base)
+                    }
                     combineRow(
-                        y, top: top, bottom: bottom, fy: fy,
+                        y, rowDisparity: rowDisparity, top: top, bottom: bottom, fy: fy,
                         distances: (distances(dyTop * dyTop), distances(dyBottom * dyBottom)), stride: stride,
                         columns: cols.p, out: out.p)
                 }
@@ -135,11 +153,43 @@ struct PreviewUpsampler: @unchecked Sendable {
             put(.leftRadius, abs(radius.signed(cellDisparity[i0])))
             put(.rightRadius, abs(radius.signed(cellDisparity[i1])))
         }
+        if let edges {
+            for x in 0..<width {
+                let (a, b) = pairs[x]
+                let d = cellDisparity[base + Int(a)]
+                target[RowPlane.disparity.rawValue * stride + x] = d + fractions[x] * (cellDisparity[base + Int(b)] - d)
+                target[RowPlane.guided.rawValue * stride + x] = edges.slots[base + Int(a)] >= 0 ? 1 : 0
+            }
+        }
         for c in 0..<RowPlane.count { (target + c * stride + width).update(repeating: 0, count: 8) }
     }
 
+    /// The disparity of every pixel of row `y` from the cells (`edges`), into `target`.
+    private func disparityRow(
+        _ y: Int, edges: PreviewEdgeDisparity, block row: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>,
+        fy: Float, stride: Int, pairs: UnsafeMutablePointer<(Int32, Int32)>, into target: UnsafeMutablePointer<Float>
+    ) {
+        let vy = SIMD8<Float>(repeating: fy)
+        var x = 0
+        while x < width {
+            let t = load8(top + RowPlane.disparity.rawValue * stride + x)
+            store8(target + x, t + vy * (load8(bottom + RowPlane.disparity.rawValue * stride + x) - t))
+            x += 8
+        }
+        let guided = top + RowPlane.guided.rawValue * stride
+        x = 0
+        while x < width {
+            if anyAbove(load8(guided + x), 0) {
+                for k in x..<min(width, x + 8) where guided[k] > 0 {
+                    target[k] = edges.disparity(block: row + Int(pairs[k].0), x: k, y: y, bilinear: target[k])
+                }
+            }
+            x += 8
+        }
+    }
+
     private func combineRow(
-        _ y: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float,
+        _ y: Int, rowDisparity: UnsafePointer<Float>, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float,
         distances: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), stride: Int, columns: UnsafeMutablePointer<Float>,
         out: UnsafeMutablePointer<Float>
     ) {
@@ -151,11 +201,11 @@ struct PreviewUpsampler: @unchecked Sendable {
         while x < W {
             let n = min(8, W - x)
             let p0 = y * W + x
-            let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
             @inline(__always) func near(_ plane: RowPlane) -> SIMD8<Float> {
                 let t = load8(top + plane.rawValue * stride + x)
                 return t + vy * (load8(bottom + plane.rawValue * stride + x) - t)
             }
+            let (d, red, green, blue) = loadPixels8(picture + 3 * y * W, rowDisparity, at: x, count: n, fill: radius.focus)
             let a = vabs(radius.signed(d))
             // Share of the reduced render. Resampling through cells of f pixels already softens
             // detail finer than a cell, which a blur circle under about 0.8 f would partly keep;
