@@ -149,22 +149,23 @@ final class PreviewEdgeDisparity: @unchecked Sendable {
         let R = f
         let stepBy = f >= 3 ? 2 : 1
         // Samples on a lattice fixed in the picture, so neighbouring blocks see the same ones.
-        func lattice(_ range: Range<Int>, _ size: Int) -> StrideThrough<Int> {
-            let start = max(0, range.lowerBound - R)
-            return Swift.stride(from: (start + stepBy - 1) / stepBy * stepBy, through: min(size - 1, range.upperBound - 1 + R), by: stepBy)
+        func lattice(_ range: Range<Int>, _ size: Int) -> (StrideThrough<Int>, count: Int) {
+            let start = (max(0, range.lowerBound - R) + stepBy - 1) / stepBy * stepBy
+            let end = min(size - 1, range.upperBound - 1 + R)
+            return (Swift.stride(from: start, through: end, by: stepBy), (end - start) / stepBy + 1)
         }
-        let sampleColumns = Array(lattice(xs, W))
-        let sampleRows = Array(lattice(ys, H))
-        let count = (sampleColumns.count * sampleRows.count + 7) / 8 * 8
+        let (sampleColumns, across) = lattice(xs, W)
+        let (sampleRows, down) = lattice(ys, H)
+        let count = (across * down + 7) / 8 * 8
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 7 * count) { scratch in
             let s = scratch.baseAddress!
             // Planes: √ red, green, blue; x; y; decidedness; its sign times decidedness.
             s.update(repeating: 0, count: 7 * count)
             var n = 0
-            let across = sampleColumns.map { PreviewUpsampler.position($0, count: w, factor: f) }
             for y in sampleRows {
                 let (j0, j1, fy, _) = PreviewUpsampler.position(y, count: h, factor: f)
-                for (x, (i0, i1, fx, _)) in zip(sampleColumns, across) {
+                for x in sampleColumns {
+                    let (i0, i1, fx, _) = PreviewUpsampler.position(x, count: w, factor: f)
                     let p = picture + 3 * (y * W + x)
                     (s[n], s[count + n], s[2 * count + n]) = (p[0], p[1], p[2])
                     s[3 * count + n] = Float(x)
