@@ -101,12 +101,13 @@ final class PreviewEdgeDisparity: @unchecked Sendable {
         block i: Int, _ j: Int, _ d: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, radius: BlurRadius, reach: Float
     ) -> Float {
         let (low, high) = range(block: i, j, d, w, h)
+        guard high > low else { return 0 }
         let near = radius.signed(low)
         let far = radius.signed(high)
         let largest = max(abs(near), abs(far))
         let least = near * far <= 0 ? 0 : min(abs(near), abs(far))
         let span = min(max(largest - least - 0.5, 0), 1)
-        guard high > low, least < reach, span > 0 else { return 0 }
+        guard least < reach, span > 0 else { return 0 }
         // Steps, not slopes: a 3 × 3 neighbourhood leaves its least-squares plane by a third of
         // its span at a step between two cells, by nothing on a slope.
         var stepness: Float = 0

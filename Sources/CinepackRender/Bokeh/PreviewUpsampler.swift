@@ -196,6 +196,8 @@ struct PreviewUpsampler: @unchecked Sendable {
         let W = width
         let vy = SIMD8<Float>(repeating: fy)
         let keepRadius = 0.8 * Float(factor)
+        // No output pixel is farther than this from the centres of the cells it takes.
+        let everyCell = Float(2).squareRoot() * Float(factor)
         let inverseKeep = SIMD8<Float>(repeating: 1 / (keepRadius * keepRadius))
         var x = 0
         while x < W {
@@ -216,7 +218,24 @@ struct PreviewUpsampler: @unchecked Sendable {
             var backR = red
             var backG = green
             var backB = blue
-            if anyAbove(t, 0) {
+            @inline(__always) func cell(_ row: UnsafeMutablePointer<Float>, _ plane: RowPlane) -> SIMD8<Float> {
+                load8(row + plane.rawValue * stride + x)
+            }
+            let radii = vmin(
+                vmin(cell(top, .leftRadius), cell(top, .rightRadius)), vmin(cell(bottom, .leftRadius), cell(bottom, .rightRadius)))
+            if !anyBelow(vmin(a, radii), everyCell) {
+                // Every cell reaches the pixel whole and its own value no longer shows (t = 1):
+                // the behind layer bilinearly, which the weights below come to.
+                let fx = load8(columns + x)
+                @inline(__always) func behind(_ left: RowPlane, _ right: RowPlane) -> SIMD8<Float> {
+                    let upper = cell(top, left) + fx * (cell(top, right) - cell(top, left))
+                    let lower = cell(bottom, left) + fx * (cell(bottom, right) - cell(bottom, left))
+                    return upper + vy * (lower - upper)
+                }
+                backR = behind(.leftRed, .rightRed)
+                backG = behind(.leftGreen, .rightGreen)
+                backB = behind(.leftBlue, .rightBlue)
+            } else if anyAbove(t, 0) {
                 let fx = load8(columns + x)
                 var sumR = SIMD8<Float>()
                 var sumG = SIMD8<Float>()
