@@ -27,6 +27,8 @@ final class PreviewEdgeDisparity: @unchecked Sendable {
     let region: RawBuffer<SIMD4<Int32>>
     /// Per pixel of every slot's block, row by row: how far it moves (0…1) and where to.
     let moves: RawBuffer<SIMD2<Float>>
+    /// Per row of cells: whether some block starting in it has a slot.
+    let rowHasBlocks: [Bool]
 
     /// Colour closeness scale, in squared √-linear units summed over the channels.
     static let closeness: Float = 3e-2
@@ -64,6 +66,7 @@ final class PreviewEdgeDisparity: @unchecked Sendable {
             blocks.append(SIMD4(Int32(columns[i].lowerBound), Int32(lines[j].lowerBound), Int32(columns[i].count), Int32(pixels)))
             pixels += columns[i].count * lines[j].count
         }
+        rowHasBlocks = (0..<h).map { j in (0..<w).contains { weightBuffer[j * w + $0] > 0 && columns[$0].count > 0 && lines[j].count > 0 } }
         region = RawBuffer<SIMD4<Int32>>(count: blocks.count, zeroed: false)
         if !blocks.isEmpty { region.base.update(from: blocks, count: blocks.count) }
         moves = RawBuffer<SIMD2<Float>>(count: pixels, zeroed: false)

@@ -150,16 +150,14 @@ struct PreviewUpsampler: @unchecked Sendable {
             put(.rightRed, layer(.behindRed, i1))
             put(.rightGreen, layer(.behindGreen, i1))
             put(.rightBlue, layer(.behindBlue, i1))
-            put(.leftRadius, abs(radius.signed(cellDisparity[i0])))
-            put(.rightRadius, abs(radius.signed(cellDisparity[i1])))
+            let (d0, d1) = (cellDisparity[i0], cellDisparity[i1])
+            put(.leftRadius, abs(radius.signed(d0)))
+            put(.rightRadius, abs(radius.signed(d1)))
+            put(.disparity, d0 + fx * (d1 - d0))
         }
-        if let edges {
-            for x in 0..<width {
-                let (a, b) = pairs[x]
-                let d = cellDisparity[base + Int(a)]
-                target[RowPlane.disparity.rawValue * stride + x] = d + fractions[x] * (cellDisparity[base + Int(b)] - d)
-                target[RowPlane.guided.rawValue * stride + x] = edges.slots[base + Int(a)] >= 0 ? 1 : 0
-            }
+        // Whether each column's block has pixels that leave interpolation, in rows that have any.
+        if let edges, edges.rowHasBlocks[j] {
+            for x in 0..<width { target[RowPlane.guided.rawValue * stride + x] = edges.slots[base + Int(pairs[x].0)] >= 0 ? 1 : 0 }
         }
         for c in 0..<RowPlane.count { (target + c * stride + width).update(repeating: 0, count: 8) }
     }
@@ -176,6 +174,7 @@ struct PreviewUpsampler: @unchecked Sendable {
             store8(target + x, t + vy * (load8(bottom + RowPlane.disparity.rawValue * stride + x) - t))
             x += 8
         }
+        guard edges.rowHasBlocks[row / cells] else { return }
         let guided = top + RowPlane.guided.rawValue * stride
         x = 0
         while x < width {
