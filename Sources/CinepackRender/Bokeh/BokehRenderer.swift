@@ -39,9 +39,16 @@ public struct BokehRenderer: Sendable {
     }
 
     /// Renders `picture` (linear light) with a disparity map at any resolution: the map is
-    /// upsampled edge-aware, guided by the picture (`DisparityUpsampler`). `focusDisparity` in
+    /// upsampled edge-aware, guided by the picture (`DisparityUpsampler`); preview quality works
+    /// from the map itself (`PreviewRenderer`, spec/render.md §3). `focusDisparity` in
     /// diopters; `lens` gives the f-number, focal length and output width (normally the picture's).
     public func render(picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
+        if quality == .preview && picture.width >= 32 && picture.height >= 32 && disparity.width > 0 && disparity.height > 0
+            && (disparity.width != picture.width || disparity.height != picture.height)
+        {
+            // Preview needs each pixel's disparity only near depth steps close to the focus (spec/render.md §3).
+            return PreviewRenderer(renderer: self).render(picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
+        }
         var clock = PassClock()
         let full: [Float]
         if disparity.width == picture.width && disparity.height == picture.height {

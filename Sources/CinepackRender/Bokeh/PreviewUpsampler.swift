@@ -8,7 +8,9 @@
 /// cells; each output row then works on eight contiguous pixels at a time.
 struct PreviewUpsampler: @unchecked Sendable {
     let picture: UnsafeMutablePointer<Float>
-    let disparity: UnsafeMutablePointer<Float>
+    /// Each pixel's disparity: one value a picture pixel, or (nil) from the cells by `edges`.
+    let disparity: UnsafeMutablePointer<Float>?
+    let edges: PreviewEdgeDisparity?
     let width: Int
     let height: Int
     /// The planes of `cells × rows` (`PreviewLayer`).
@@ -20,18 +22,24 @@ struct PreviewUpsampler: @unchecked Sendable {
     let radius: BlurRadius
 
     /// The planes a cell row is spread into, each `width + 8` floats: the near layer
-    /// (interpolated), then the behind colour and |radius| of the left cell and of the right cell.
+    /// (interpolated), then the behind colour and |radius| of the left cell and of the right cell;
+    /// without a disparity a pixel, the cells' disparity (interpolated) and the weight of the
+    /// guided choice in the block of cells whose top-left cell is the left one (`edges`).
     private enum RowPlane: Int, PlaneSet {
         case nearRed, nearGreen, nearBlue, nearCoverage
         case leftRed, leftGreen, leftBlue, leftRadius
         case rightRed, rightGreen, rightBlue, rightRadius
+        case disparity, guided
 
         static let count = allCases.count
     }
 
     /// Cell coordinate of output pixel `x`: the two cells around it and the fraction towards the
     /// second.
-    private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) {
+    private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) { Self.position(x, count: count, factor: factor) }
+
+    /// The same for cells of `factor` pixels.
+    static func position(_ x: Int, count: Int, factor: Int) -> (Int, Int, Float, Float) {
         let u = (Float(x) + 0.5) / Float(factor) - 0.5
         let i0 = min(max(Int(u.rounded(.down)), 0), count - 1)
         let i1 = min(i0 + 1, count - 1)
@@ -87,14 +95,24 @@ struct PreviewUpsampler: @unchecked Sendable {
                     for k in 0..<(2 * stride) { pair[k] = (cols.p[stride + k] + dy2).squareRoot() }
                     return pair
                 }
+                let rowBuffer = RawBuffer<Float>(count: edges == nil ? 0 : stride, zeroed: false)
+                defer { withExtendedLifetime(rowBuffer) {} }
                 for y in y0..<y1 {
                     let (j0, j1, fy, v) = position(y, count: rows)
                     let top = buffer + (j0 - first) * RowPlane.count * stride
                     let bottom = buffer + (j1 - first) * RowPlane.count * stride
                     let dyTop = (v - Float(j0)) * f
                     let dyBottom = (v - Float(j1)) * f
+                    var rowDisparity = UnsafePointer(rowBuffer.base)
+                    if let disparity {
+                        rowDisparity = UnsafePointer(disparity + y * W)
+                    } else if let edges {
+                        disparityRow(
+                            y, edges: edges, block: j0 * cells, top: top, bottom: bottom, fy: fy, stride: stride, pairs: pairs.p,
+                            into: rowBuffer.base)
+                    }
                     combineRow(
-                        y, top: top, bottom: bottom, fy: fy,
+                        y, rowDisparity: rowDisparity, top: top, bottom: bottom, fy: fy,
                         distances: (distances(dyTop * dyTop), distances(dyBottom * dyBottom)), stride: stride,
                         columns: cols.p, out: out.p)
                 }
@@ -132,30 +150,63 @@ struct PreviewUpsampler: @unchecked Sendable {
             put(.rightRed, layer(.behindRed, i1))
             put(.rightGreen, layer(.behindGreen, i1))
             put(.rightBlue, layer(.behindBlue, i1))
-            put(.leftRadius, abs(radius.signed(cellDisparity[i0])))
-            put(.rightRadius, abs(radius.signed(cellDisparity[i1])))
+            let (d0, d1) = (cellDisparity[i0], cellDisparity[i1])
+            put(.leftRadius, abs(radius.signed(d0)))
+            put(.rightRadius, abs(radius.signed(d1)))
+            put(.disparity, d0 + fx * (d1 - d0))
+        }
+        // Whether each column's block has pixels that leave interpolation, in rows that have any.
+        if let edges, edges.rowHasBlocks[j] {
+            for x in 0..<width { target[RowPlane.guided.rawValue * stride + x] = edges.slots[base + Int(pairs[x].0)] >= 0 ? 1 : 0 }
         }
         for c in 0..<RowPlane.count { (target + c * stride + width).update(repeating: 0, count: 8) }
     }
 
+    /// The disparity of every pixel of row `y` from the cells (`edges`), into `target`.
+    private func disparityRow(
+        _ y: Int, edges: PreviewEdgeDisparity, block row: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>,
+        fy: Float, stride: Int, pairs: UnsafeMutablePointer<(Int32, Int32)>, into target: UnsafeMutablePointer<Float>
+    ) {
+        let vy = SIMD8<Float>(repeating: fy)
+        var x = 0
+        while x < width {
+            let t = load8(top + RowPlane.disparity.rawValue * stride + x)
+            store8(target + x, t + vy * (load8(bottom + RowPlane.disparity.rawValue * stride + x) - t))
+            x += 8
+        }
+        guard edges.rowHasBlocks[row / cells] else { return }
+        let guided = top + RowPlane.guided.rawValue * stride
+        x = 0
+        while x < width {
+            if anyAbove(load8(guided + x), 0) {
+                for k in x..<min(width, x + 8) where guided[k] > 0 {
+                    target[k] = edges.disparity(block: row + Int(pairs[k].0), x: k, y: y, bilinear: target[k])
+                }
+            }
+            x += 8
+        }
+    }
+
     private func combineRow(
-        _ y: Int, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float,
+        _ y: Int, rowDisparity: UnsafePointer<Float>, top: UnsafeMutablePointer<Float>, bottom: UnsafeMutablePointer<Float>, fy: Float,
         distances: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), stride: Int, columns: UnsafeMutablePointer<Float>,
         out: UnsafeMutablePointer<Float>
     ) {
         let W = width
         let vy = SIMD8<Float>(repeating: fy)
         let keepRadius = 0.8 * Float(factor)
+        // No output pixel is farther than this from the centres of the cells it takes.
+        let everyCell = Float(2).squareRoot() * Float(factor)
         let inverseKeep = SIMD8<Float>(repeating: 1 / (keepRadius * keepRadius))
         var x = 0
         while x < W {
             let n = min(8, W - x)
             let p0 = y * W + x
-            let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
             @inline(__always) func near(_ plane: RowPlane) -> SIMD8<Float> {
                 let t = load8(top + plane.rawValue * stride + x)
                 return t + vy * (load8(bottom + plane.rawValue * stride + x) - t)
             }
+            let (d, red, green, blue) = loadPixels8(picture + 3 * y * W, rowDisparity, at: x, count: n, fill: radius.focus)
             let a = vabs(radius.signed(d))
             // Share of the reduced render. Resampling through cells of f pixels already softens
             // detail finer than a cell, which a blur circle under about 0.8 f would partly keep;
@@ -166,7 +217,24 @@ struct PreviewUpsampler: @unchecked Sendable {
             var backR = red
             var backG = green
             var backB = blue
-            if anyAbove(t, 0) {
+            @inline(__always) func cell(_ row: UnsafeMutablePointer<Float>, _ plane: RowPlane) -> SIMD8<Float> {
+                load8(row + plane.rawValue * stride + x)
+            }
+            let radii = vmin(
+                vmin(cell(top, .leftRadius), cell(top, .rightRadius)), vmin(cell(bottom, .leftRadius), cell(bottom, .rightRadius)))
+            if !anyBelow(vmin(a, radii), everyCell) {
+                // Every cell reaches the pixel whole and its own value no longer shows (t = 1):
+                // the behind layer bilinearly, which the weights below come to.
+                let fx = load8(columns + x)
+                @inline(__always) func behind(_ left: RowPlane, _ right: RowPlane) -> SIMD8<Float> {
+                    let upper = cell(top, left) + fx * (cell(top, right) - cell(top, left))
+                    let lower = cell(bottom, left) + fx * (cell(bottom, right) - cell(bottom, left))
+                    return upper + vy * (lower - upper)
+                }
+                backR = behind(.leftRed, .rightRed)
+                backG = behind(.leftGreen, .rightGreen)
+                backB = behind(.leftBlue, .rightBlue)
+            } else if anyAbove(t, 0) {
                 let fx = load8(columns + x)
                 var sumR = SIMD8<Float>()
                 var sumG = SIMD8<Float>()
