@@ -40,9 +40,8 @@ let edgeEvaluations: [EdgeEvaluation] =
     bokehEvaluations.filter { $0.scene.focus.count == 1 || $0.frame == $0.scene.focus.count / 2 }.map {
         EdgeEvaluation($0.scene, frame: $0.frame, reference: $0.reference)
     }
-    + ReferenceScenes.edges.map {
-        EdgeEvaluation(
-            $0, frame: 0, reference: $0.reference(), measureKnowable: ProcessInfo.processInfo.environment["CINEPACK_BOKEH_KNOWABLE"] != nil)
+    + zip(ReferenceScenes.edges, ReferenceScenes.edgeReferences).map {
+        EdgeEvaluation($0, frame: 0, reference: $1, measureKnowable: ProcessInfo.processInfo.environment["CINEPACK_BOKEH_KNOWABLE"] != nil)
     }
 
 /// Depth edges as users see them: near-field silhouettes, thin structures, and disparity that

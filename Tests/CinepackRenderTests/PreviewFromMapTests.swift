@@ -80,7 +80,7 @@ struct PreviewMapEvaluation: Sendable {
         let evaluations =
             bokehEvaluations.filter { $0.scene.focus.count == 1 || $0.frame == $0.scene.focus.count / 2 }.map {
                 PreviewMapEvaluation($0.scene, frame: $0.frame, reference: $0.reference)
-            } + ReferenceScenes.edges.map { PreviewMapEvaluation($0, frame: 0, reference: $0.reference()) }
+            } + zip(ReferenceScenes.edges, ReferenceScenes.edgeReferences).map { PreviewMapEvaluation($0, frame: 0, reference: $1) }
         func f(_ v: Double) -> String { v.isInfinite ? "inf" : String(format: "%.2f", v) }
         print("preview from 1/4-size disparity, PSNR (dB) vs the reference, sRGB 8-bit: all / edge band (within 3 px of a depth edge)")
         print("scene          sampling  upsampled then previewed  previewed from the map")

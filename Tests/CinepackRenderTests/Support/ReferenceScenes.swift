@@ -117,6 +117,8 @@ enum ReferenceScenes {
     /// The edge scenes: a saturated striped foreground blurred to each radius of `nearRadii` over a
     /// sharp, high-contrast brick wall, and hair-like lines in focus before a blurred wall.
     static let edges: [ReferenceScene] = nearRadii.map(stripesOverBricks) + [wires()]
+    /// The edge scenes' references, ray-traced once for every test that scores against them.
+    static let edgeReferences: [LinearImage] = edges.map { $0.reference() }
 
     /// Focus of the silhouette scenes: the brick wall, 2 m away.
     static let wallDisparity: Float = 0.5
