@@ -14,7 +14,8 @@ import CinepackFormat
 ///    cell's neighbourhood has a near and a far layer with a colour each, and a pixel's colour
 ///    picks between them (soft where it lies between), weighted by how well the two colours are
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
-///    (no overshoot).
+///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
+///    (`ceilings`).
 /// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`) gives the pixels those cell-level models left between the two depths
 ///    the depth of the decided pixels of their own colour nearby.
@@ -67,14 +68,16 @@ package enum DisparityUpsampler {
             let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
             let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             let layers = layerBuffer.base
+            let ceilingBuffer = ceilings(coefficients, layers, p, colour, W, H, w, h, least: step, top: range.high, threads: threads)
+            let ceilings = ceilingBuffer.base
             clock.lap("fit")
-            let guided = apply(coefficients, layers, step: step, p, colour, W, H, w, h, threads: threads)
+            let guided = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
-            let result = refine(guided, layers, step: step, p, colour, W, H, w, h, threads: threads)
+            let result = refine(guided, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
-            withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer)) {}
+            withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer, ceilingBuffer)) {}
             return result
         }
     }
@@ -386,8 +389,9 @@ package enum DisparityUpsampler {
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
     private static func apply(
-        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, step least: Float,
-        _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>,
+        _ ceilings: UnsafeMutablePointer<Float>,
+        step least: Float, _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
@@ -407,6 +411,7 @@ package enum DisparityUpsampler {
         let cols = Shared(columns)
         let coef = Shared(coefficients)
         let lay = Shared(layers)
+        let ceiling = Shared(ceilings)
         let map = Shared(p)
         let planes = Shared(colour)
         let bandRows = 16
@@ -437,7 +442,7 @@ package enum DisparityUpsampler {
                         let d0 = map.p[j * w + i]
                         let d1 = map.p[j * w + i1]
                         plane[4 * stride + x] = min(d0, d1)
-                        plane[5 * stride + x] = max(d0, d1)
+                        plane[5 * stride + x] = max(ceiling.p[j * w + i], ceiling.p[j * w + i1])
                     }
                     for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
                 }
@@ -531,7 +536,8 @@ package enum DisparityUpsampler {
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
     private static func refine(
-        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ p: UnsafeMutablePointer<Float>,
+        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, step least: Float,
+        _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let steps = stepCells(p, w, h, least: least)
@@ -546,6 +552,7 @@ package enum DisparityUpsampler {
         let plane = W * H
         let c = Shared(colour)
         let lay = Shared(layers)
+        let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
         return input.withUnsafeBufferPointer { inputBuffer in
             let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
@@ -561,7 +568,8 @@ package enum DisparityUpsampler {
                         let k = y * W + x
                         let (i0, i1) = cols[x]
                         let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        let high = max(
+                            max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
                         // How one-sided the pixel's colour is among the depths around it: 1 when
                         // it is found on one side only, 0 when on both alike (the soft matte stays).
                         let decided = abs(lean) / weights
@@ -649,6 +657,98 @@ package enum DisparityUpsampler {
                 initialized = W * H
             }
         }
+    }
+
+    /// How far beyond its neighbourhood's nearest value (in shares of the neighbourhood's span)
+    /// a thin structure's estimated depth must lie before it raises the cell's ceiling: an
+    /// ordinary edge's near side lies inside the neighbourhood.
+    static let thinBeyond: Float = 0.25
+    /// The share of the way from the neighbourhood's farthest value to the cell's value that the
+    /// model may give, on average, to the cell's pixels left on the far side: a mixture of two
+    /// layers has its far pixels at the far layer's depth, a texture spreads them in between.
+    static let thinFarShare: Float = 0.1
+
+    /// The highest depth each cell lets its pixels take (spec/render.md §2 step 7). The cell's own
+    /// value, except where the cell holds a structure thinner than itself in front of the far
+    /// layer (an area-averaged map's mixed value, with mixed cells at its neighbourhood's nearest
+    /// value too): there the depth the structure must have to average to the cell's value over
+    /// the pixels the guided model puts on the near side, no more than the model gives those
+    /// pixels, and no nearer than the map's nearest value anywhere. Raises each layer model's
+    /// near depth to the largest ceiling around it.
+    private static func ceilings(
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, _ p: UnsafeMutablePointer<Float>,
+        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, least: Float, top: Float, threads: Int?
+    ) -> RawBuffer<Float> {
+        let plane = W * H
+        // First each cell's estimate: NaN where the cell is no mixture of its neighbourhood's
+        // farthest value and a nearer one.
+        let estimates = RawBuffer<Float>(count: w * h, zeroed: false)
+        let (e, c, map, lay, coef) = (Shared(estimates.base), Shared(colour), Shared(p), Shared(layers), Shared(coefficients))
+        parallelFor(h, threads: threads) { j in
+            let ys = (j * H / h)..<((j + 1) * H / h)
+            for i in 0..<w {
+                let cell = j * w + i
+                let v = map.p[cell]
+                e.p[cell] = .nan
+                let low = lay.p[cell].low
+                guard v - low > least else { continue }
+                let xs = (i * W / w)..<((i + 1) * W / w)
+                let model = coef.p[cell]
+                let middle = 0.5 * (low + v)
+                var nearer = 0
+                var nearSum: Float = 0
+                var farSum: Float = 0
+                for y in ys {
+                    for x in xs {
+                        let k = y * W + x
+                        let g = model.x * c.p[k] + model.y * c.p[plane + k] + model.z * c.p[2 * plane + k] + model.w
+                        if g > middle {
+                            nearer += 1
+                            nearSum += g
+                        } else {
+                            farSum += g
+                        }
+                    }
+                }
+                let count = ys.count * xs.count
+                guard nearer > 0, nearer < count, farSum / Float(count - nearer) < low + thinFarShare * (v - low) else { continue }
+                let excess = min((v - low) * Float(count) / Float(nearer), nearSum / Float(nearer) - low)
+                e.p[cell] = min(low + excess, top)
+            }
+        }
+        let out = RawBuffer<Float>(count: w * h, zeroed: false)
+        let o = Shared(out.base)
+        parallelFor(h, threads: threads) { j in
+            for i in 0..<w {
+                let cell = j * w + i
+                o.p[cell] = map.p[cell]
+                let (low, high) = (lay.p[cell].low, lay.p[cell].high)
+                let estimate = e.p[cell]
+                guard estimate > high + thinBeyond * (high - low) else { continue }
+                // The neighbourhood's nearest cells must be mixtures too: a pure cell there is the
+                // near layer itself (a point sample at an ordinary edge, its neighbour straddling it).
+                var mixed = true
+                for y in max(0, j - 1)...min(h - 1, j + 1) {
+                    for x in max(0, i - 1)...min(w - 1, i + 1) where map.p[y * w + x] >= high - least && e.p[y * w + x].isNaN {
+                        mixed = false
+                    }
+                }
+                if mixed { o.p[cell] = estimate }
+            }
+        }
+        withExtendedLifetime(estimates) {}
+        // The near layer of every neighbourhood holding a raised ceiling lies there (step 5
+        // assigns its colour that depth).
+        for j in 0..<h {
+            for i in 0..<w {
+                var near = layers[j * w + i].high
+                for y in max(0, j - 1)...min(h - 1, j + 1) {
+                    for x in max(0, i - 1)...min(w - 1, i + 1) { near = max(near, out.base[y * w + x]) }
+                }
+                layers[j * w + i].high = near
+            }
+        }
+        return out
     }
 
     /// The two map cells (along one axis) whose values are interpolated at picture pixel `x` of
