@@ -662,18 +662,18 @@ package enum DisparityUpsampler {
     /// How far beyond its neighbourhood's nearest value (in shares of the neighbourhood's span)
     /// a thin structure's estimated depth must lie before it raises the cell's ceiling: an
     /// ordinary edge's near side lies inside the neighbourhood.
-    static let thinBeyond: Float = 0.25
+    static let thinBeyond: Float = 0.1
     /// The share of the way from the neighbourhood's farthest value to the cell's value that the
     /// model may give, on average, to the cell's pixels left on the far side: a mixture of two
     /// layers has its far pixels at the far layer's depth, a texture spreads them in between.
-    static let thinFarShare: Float = 0.1
+    static let thinFarShare: Float = 0.3
 
     /// The highest depth each cell lets its pixels take (spec/render.md §2 step 7). The cell's own
     /// value, except where the cell holds a structure thinner than itself in front of the far
     /// layer (an area-averaged map's mixed value, with mixed cells at its neighbourhood's nearest
     /// value too): there the depth the structure must have to average to the cell's value over
-    /// the pixels the guided model puts on the near side, no more than the model gives those
-    /// pixels, and no nearer than the map's nearest value anywhere. Raises each layer model's
+    /// the pixels the guided model puts on the near side, no nearer than the map's nearest value
+    /// anywhere. Raises each layer model's
     /// near depth to the largest ceiling around it.
     private static func ceilings(
         _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, _ p: UnsafeMutablePointer<Float>,
@@ -696,7 +696,6 @@ package enum DisparityUpsampler {
                 let model = coef.p[cell]
                 let middle = 0.5 * (low + v)
                 var nearer = 0
-                var nearSum: Float = 0
                 var farSum: Float = 0
                 for y in ys {
                     for x in xs {
@@ -704,7 +703,6 @@ package enum DisparityUpsampler {
                         let g = model.x * c.p[k] + model.y * c.p[plane + k] + model.z * c.p[2 * plane + k] + model.w
                         if g > middle {
                             nearer += 1
-                            nearSum += g
                         } else {
                             farSum += g
                         }
@@ -712,7 +710,7 @@ package enum DisparityUpsampler {
                 }
                 let count = ys.count * xs.count
                 guard nearer > 0, nearer < count, farSum / Float(count - nearer) < low + thinFarShare * (v - low) else { continue }
-                let excess = min((v - low) * Float(count) / Float(nearer), nearSum / Float(nearer) - low)
+                let excess = (v - low) * Float(count) / Float(nearer)
                 e.p[cell] = min(low + excess, top)
             }
         }
