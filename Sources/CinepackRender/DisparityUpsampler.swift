@@ -540,7 +540,7 @@ package enum DisparityUpsampler {
         _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let steps = stepCells(p, w, h, least: least)
+        let steps = stepCells(p, w, h, least: least, threads: threads)
         let cols = (0..<W).map { bilinearCells($0, W, w) }
         // The map column of every picture column (the cell whose layer model a pixel uses).
         let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
@@ -638,9 +638,7 @@ package enum DisparityUpsampler {
                                     let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
                                     sum += weight * depth
                                     weights += weight
-                                    var signed = weight
-                                    for k in 0..<8 { signed[k] = t[k] > 0 ? weight[k] : -weight[k] }
-                                    lean += signed
+                                    lean += weight.replacing(with: -weight, where: .!(t .> 0))
                                 }
                             }
                             for k in 0..<8 {
@@ -737,13 +735,13 @@ package enum DisparityUpsampler {
         withExtendedLifetime(estimates) {}
         // The near layer of every neighbourhood holding a raised ceiling lies there (step 5
         // assigns its colour that depth).
-        for j in 0..<h {
+        parallelFor(h, threads: threads) { j in
             for i in 0..<w {
-                var near = layers[j * w + i].high
+                var near = lay.p[j * w + i].high
                 for y in max(0, j - 1)...min(h - 1, j + 1) {
-                    for x in max(0, i - 1)...min(w - 1, i + 1) { near = max(near, out.base[y * w + x]) }
+                    for x in max(0, i - 1)...min(w - 1, i + 1) { near = max(near, o.p[y * w + x]) }
                 }
-                layers[j * w + i].high = near
+                lay.p[j * w + i].high = near
             }
         }
         return out
@@ -761,45 +759,56 @@ package enum DisparityUpsampler {
     /// edges) spans more than `least`, and its values leave the least-squares plane through them
     /// by more than a quarter of that span (a step between two cells leaves it by a third of the
     /// step; a plane, however steep, by nothing).
-    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float) -> [Bool] {
-        var out = [Bool](repeating: false, count: w * h)
-        for j in 0..<h {
-            let rows = max(0, j - 1)...min(h - 1, j + 1)
-            let my = Float(rows.lowerBound + rows.upperBound) / 2
-            for i in 0..<w {
-                let columns = max(0, i - 1)...min(w - 1, i + 1)
-                let mx = Float(columns.lowerBound + columns.upperBound) / 2
-                var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (
-                    .infinity, -.infinity, 0, 0, 0, 0, 0
-                )
-                for y in rows {
-                    for x in columns {
-                        let v = p[y * w + x]
-                        let dx = Float(x) - mx
-                        let dy = Float(y) - my
-                        (low, high) = (min(low, v), max(high, v))
-                        sum += v
-                        sx += v * dx
-                        sy += v * dy
-                        xx += dx * dx
-                        yy += dy * dy
-                    }
-                }
-                let span = high - low
-                guard span > least && span.isFinite else { continue }
-                let mean = sum / Float(rows.count * columns.count)
-                let gx = xx > 0 ? sx / xx : 0
-                let gy = yy > 0 ? sy / yy : 0
-                var residual: Float = 0
-                for y in rows {
-                    for x in columns {
-                        residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
-                    }
-                }
-                out[j * w + i] = residual > 0.25 * span
+    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float, threads: Int?) -> [Bool] {
+        let map = Shared(UnsafeMutablePointer(mutating: p))
+        return [Bool](unsafeUninitializedCapacity: w * h) { buffer, initialized in
+            let o = Shared(buffer.baseAddress!)
+            o.p.initialize(repeating: false, count: w * h)
+            parallelFor(h, threads: threads) { j in
+                stepRow(map.p, w, h, j, least: least, into: o.p)
             }
+            initialized = w * h
         }
-        return out
+    }
+
+    /// Row `j` of `stepCells`.
+    private static func stepRow(
+        _ p: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, _ j: Int, least: Float, into out: UnsafeMutablePointer<Bool>
+    ) {
+        let rows = max(0, j - 1)...min(h - 1, j + 1)
+        let my = Float(rows.lowerBound + rows.upperBound) / 2
+        for i in 0..<w {
+            let columns = max(0, i - 1)...min(w - 1, i + 1)
+            let mx = Float(columns.lowerBound + columns.upperBound) / 2
+            var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (
+                .infinity, -.infinity, 0, 0, 0, 0, 0
+            )
+            for y in rows {
+                for x in columns {
+                    let v = p[y * w + x]
+                    let dx = Float(x) - mx
+                    let dy = Float(y) - my
+                    (low, high) = (min(low, v), max(high, v))
+                    sum += v
+                    sx += v * dx
+                    sy += v * dy
+                    xx += dx * dx
+                    yy += dy * dy
+                }
+            }
+            let span = high - low
+            guard span > least && span.isFinite else { continue }
+            let mean = sum / Float(rows.count * columns.count)
+            let gx = xx > 0 ? sx / xx : 0
+            let gy = yy > 0 ? sy / yy : 0
+            var residual: Float = 0
+            for y in rows {
+                for x in columns {
+                    residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
+                }
+            }
+            out[j * w + i] = residual > 0.25 * span
+        }
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.
