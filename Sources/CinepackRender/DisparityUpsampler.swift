@@ -713,7 +713,9 @@ package enum DisparityUpsampler {
             }
         }
         let out = RawBuffer<Float>(count: w * h, zeroed: false)
-        let o = Shared(out.base)
+        // Rows holding a raised ceiling (most maps have none: the last pass is then skipped).
+        let raisedRows = RawBuffer<Bool>(count: h)
+        let (o, raised) = (Shared(out.base), Shared(raisedRows.base))
         parallelFor(h, threads: threads) { j in
             for i in 0..<w {
                 let cell = j * w + i
@@ -729,13 +731,17 @@ package enum DisparityUpsampler {
                         mixed = false
                     }
                 }
-                if mixed { o.p[cell] = estimate }
+                if mixed {
+                    o.p[cell] = estimate
+                    raised.p[j] = true
+                }
             }
         }
-        withExtendedLifetime(estimates) {}
         // The near layer of every neighbourhood holding a raised ceiling lies there (step 5
-        // assigns its colour that depth).
+        // assigns its colour that depth); elsewhere the ceilings are the map's values, which the
+        // neighbourhood's nearest already bounds.
         parallelFor(h, threads: threads) { j in
+            guard (max(0, j - 1)...min(h - 1, j + 1)).contains(where: { raised.p[$0] }) else { return }
             for i in 0..<w {
                 var near = lay.p[j * w + i].high
                 for y in max(0, j - 1)...min(h - 1, j + 1) {
@@ -744,6 +750,7 @@ package enum DisparityUpsampler {
                 lay.p[j * w + i].high = near
             }
         }
+        withExtendedLifetime((estimates, raisedRows)) {}
         return out
     }
 
