@@ -180,6 +180,13 @@ package enum DisparityUpsampler {
         let values = Shared(p)
         let gl = Shared(guideLow)
         let sp = Shared(spread)
+        // Each cell's weight for its uniformity, once (every neighbourhood around it reads it twice).
+        let uniformBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
+        let uniformity = Shared(uniformBuffer.base)
+        parallelFor(h, threads: threads) { j in
+            for k in (j * w)..<(j * w + w) { uniformity.p[k] = 1 / (sp.p[k] + spreadFloor) }
+        }
+        defer { withExtendedLifetime(uniformBuffer) {} }
         parallelFor(h, threads: threads) { j in
             let rows = max(0, j - 1)...min(h - 1, j + 1)
             for i in 0..<w {
@@ -198,7 +205,7 @@ package enum DisparityUpsampler {
                         for x in columns {
                             let k = y * w + x
                             let t = (values.p[k] - low) / range
-                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let uniform = uniformity.p[k]
                             let a = t * t * t * t * uniform
                             let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                             let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
@@ -216,7 +223,7 @@ package enum DisparityUpsampler {
                         for x in columns {
                             let k = y * w + x
                             let t = (values.p[k] - low) / range
-                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let uniform = uniformity.p[k]
                             let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
                             let dn = c - near
                             let df = c - far
@@ -633,6 +640,8 @@ package enum DisparityUpsampler {
                                     let dg = load8(green + q) - own.1
                                     let db = load8(blue + q) - own.2
                                     let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    // No lane's colour is close: the tap adds nothing (see above).
+                                    if !any(near .> 0) { continue }
                                     let depth = load8(d.p + q)
                                     let t = (depth - low) * toT - 1
                                     let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
@@ -787,15 +796,22 @@ package enum DisparityUpsampler {
         for i in 0..<w {
             let columns = max(0, i - 1)...min(w - 1, i + 1)
             let mx = Float(columns.lowerBound + columns.upperBound) / 2
-            var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (
-                .infinity, -.infinity, 0, 0, 0, 0, 0
-            )
+            var (low, high) = (Float.infinity, -Float.infinity)
+            for y in rows {
+                for x in columns {
+                    let v = p[y * w + x]
+                    (low, high) = (min(low, v), max(high, v))
+                }
+            }
+            let span = high - low
+            // Most cells lie on a flat or gently sloping map: no plane to fit.
+            guard span > least && span.isFinite else { continue }
+            var (sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0)
             for y in rows {
                 for x in columns {
                     let v = p[y * w + x]
                     let dx = Float(x) - mx
                     let dy = Float(y) - my
-                    (low, high) = (min(low, v), max(high, v))
                     sum += v
                     sx += v * dx
                     sy += v * dy
@@ -803,8 +819,6 @@ package enum DisparityUpsampler {
                     yy += dy * dy
                 }
             }
-            let span = high - low
-            guard span > least && span.isFinite else { continue }
             let mean = sum / Float(rows.count * columns.count)
             let gx = xx > 0 ? sx / xx : 0
             let gy = yy > 0 ? sy / yy : 0
