@@ -17,8 +17,8 @@ import CinepackFormat
 ///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
 ///    (`ceilings`).
 /// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
-///    resolution (`refine`) gives the pixels those cell-level models left between the two depths
-///    the depth of the decided pixels of their own colour nearby.
+///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
+///    two depths the depth of the decided pixels of their own colour nearby.
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
@@ -73,7 +73,11 @@ package enum DisparityUpsampler {
             clock.lap("fit")
             let guided = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
-            let result = refine(guided, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
+            // Twice: the pixels the first pass decides lend their depth one cell further in the
+            // second, which moves each pixel `secondPassShare` of the way to its result.
+            let steps = stepCells(p, w, h, least: step, threads: threads)
+            let once = refine(guided, layers, ceilings, steps, share: 1, p, colour, W, H, w, h, threads: threads)
+            let result = refine(once, layers, ceilings, steps, share: secondPassShare, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -531,6 +535,9 @@ package enum DisparityUpsampler {
     /// relative to a decided one in the refinement, so that a neighbourhood with no decided pixel
     /// of the pixel's colour still averages.
     static let undecidedWeight: Float = 0.02
+    /// How far the refinement's second pass moves each pixel toward its result: all the way
+    /// would carry a depth too far where three layers meet.
+    static let secondPassShare: Float = 0.75
 
     /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
     /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
@@ -541,13 +548,13 @@ package enum DisparityUpsampler {
     /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
     /// the picture's where the colours tell the sides apart. The mean replaces the depth only by
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
-    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
+    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
+    /// (raised to their ceilings), then moved `share` of the way from the input to that result.
     private static func refine(
-        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, step least: Float,
-        _ p: UnsafeMutablePointer<Float>,
+        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
+        share: Float, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let steps = stepCells(p, w, h, least: least, threads: threads)
         let cols = (0..<W).map { bilinearCells($0, W, w) }
         // The map column of every picture column (the cell whose layer model a pixel uses).
         let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
@@ -580,7 +587,8 @@ package enum DisparityUpsampler {
                         // How one-sided the pixel's colour is among the depths around it: 1 when
                         // it is found on one side only, 0 when on both alike (the soft matte stays).
                         let decided = abs(lean) / weights
-                        return min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                        let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                        return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
                     }
                     /// One pixel, its window clipped at the picture's edges.
                     func pixel(_ x: Int) -> Float {
