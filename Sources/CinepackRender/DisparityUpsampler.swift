@@ -14,10 +14,11 @@ import CinepackFormat
 ///    cell's neighbourhood has a near and a far layer with a colour each, and a pixel's colour
 ///    picks between them (soft where it lies between), weighted by how well the two colours are
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
-///    (no overshoot).
+///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
+///    (`ceilings`).
 /// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
-///    resolution (`refine`) gives the pixels those cell-level models left between the two depths
-///    the depth of the decided pixels of their own colour nearby.
+///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
+///    two depths the depth of the decided pixels of their own colour nearby.
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
@@ -67,14 +68,20 @@ package enum DisparityUpsampler {
             let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
             let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             let layers = layerBuffer.base
+            let ceilingBuffer = ceilings(coefficients, layers, p, colour, W, H, w, h, least: step, top: range.high, threads: threads)
+            let ceilings = ceilingBuffer.base
             clock.lap("fit")
-            let guided = apply(coefficients, layers, step: step, p, colour, W, H, w, h, threads: threads)
+            let guided = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
-            let result = refine(guided, layers, step: step, p, colour, W, H, w, h, threads: threads)
+            // Twice: the pixels the first pass decides lend their depth one cell further in the
+            // second, which moves each pixel `secondPassShare` of the way to its result.
+            let steps = stepCells(p, w, h, least: step, threads: threads)
+            let once = refine(guided, layers, ceilings, steps, share: 1, p, colour, W, H, w, h, threads: threads)
+            let result = refine(once, layers, ceilings, steps, share: secondPassShare, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
-            withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer)) {}
+            withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer, ceilingBuffer)) {}
             return result
         }
     }
@@ -177,6 +184,13 @@ package enum DisparityUpsampler {
         let values = Shared(p)
         let gl = Shared(guideLow)
         let sp = Shared(spread)
+        // Each cell's weight for its uniformity, once (every neighbourhood around it reads it twice).
+        let uniformBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
+        let uniformity = Shared(uniformBuffer.base)
+        parallelFor(h, threads: threads) { j in
+            for k in (j * w)..<(j * w + w) { uniformity.p[k] = 1 / (sp.p[k] + spreadFloor) }
+        }
+        defer { withExtendedLifetime(uniformBuffer) {} }
         parallelFor(h, threads: threads) { j in
             let rows = max(0, j - 1)...min(h - 1, j + 1)
             for i in 0..<w {
@@ -195,7 +209,7 @@ package enum DisparityUpsampler {
                         for x in columns {
                             let k = y * w + x
                             let t = (values.p[k] - low) / range
-                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let uniform = uniformity.p[k]
                             let a = t * t * t * t * uniform
                             let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                             let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
@@ -213,7 +227,7 @@ package enum DisparityUpsampler {
                         for x in columns {
                             let k = y * w + x
                             let t = (values.p[k] - low) / range
-                            let uniform = 1 / (sp.p[k] + spreadFloor)
+                            let uniform = uniformity.p[k]
                             let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
                             let dn = c - near
                             let df = c - far
@@ -386,8 +400,9 @@ package enum DisparityUpsampler {
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
     private static func apply(
-        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, step least: Float,
-        _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>,
+        _ ceilings: UnsafeMutablePointer<Float>,
+        step least: Float, _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
@@ -407,6 +422,7 @@ package enum DisparityUpsampler {
         let cols = Shared(columns)
         let coef = Shared(coefficients)
         let lay = Shared(layers)
+        let ceiling = Shared(ceilings)
         let map = Shared(p)
         let planes = Shared(colour)
         let bandRows = 16
@@ -437,7 +453,7 @@ package enum DisparityUpsampler {
                         let d0 = map.p[j * w + i]
                         let d1 = map.p[j * w + i1]
                         plane[4 * stride + x] = min(d0, d1)
-                        plane[5 * stride + x] = max(d0, d1)
+                        plane[5 * stride + x] = max(ceiling.p[j * w + i], ceiling.p[j * w + i1])
                     }
                     for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
                 }
@@ -519,6 +535,9 @@ package enum DisparityUpsampler {
     /// relative to a decided one in the refinement, so that a neighbourhood with no decided pixel
     /// of the pixel's colour still averages.
     static let undecidedWeight: Float = 0.02
+    /// How far the refinement's second pass moves each pixel toward its result: all the way
+    /// would carry a depth too far where three layers meet.
+    static let secondPassShare: Float = 0.75
 
     /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
     /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
@@ -529,12 +548,13 @@ package enum DisparityUpsampler {
     /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
     /// the picture's where the colours tell the sides apart. The mean replaces the depth only by
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
-    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel.
+    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
+    /// (raised to their ceilings), then moved `share` of the way from the input to that result.
     private static func refine(
-        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, step least: Float, _ p: UnsafeMutablePointer<Float>,
+        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
+        share: Float, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let steps = stepCells(p, w, h, least: least)
         let cols = (0..<W).map { bilinearCells($0, W, w) }
         // The map column of every picture column (the cell whose layer model a pixel uses).
         let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
@@ -546,6 +566,7 @@ package enum DisparityUpsampler {
         let plane = W * H
         let c = Shared(colour)
         let lay = Shared(layers)
+        let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
         return input.withUnsafeBufferPointer { inputBuffer in
             let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
@@ -561,11 +582,13 @@ package enum DisparityUpsampler {
                         let k = y * W + x
                         let (i0, i1) = cols[x]
                         let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        let high = max(max(map.p[j0 * w + i0], map.p[j0 * w + i1]), max(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                        let high = max(
+                            max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
                         // How one-sided the pixel's colour is among the depths around it: 1 when
                         // it is found on one side only, 0 when on both alike (the soft matte stays).
                         let decided = abs(lean) / weights
-                        return min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                        let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                        return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
                     }
                     /// One pixel, its window clipped at the picture's edges.
                     func pixel(_ x: Int) -> Float {
@@ -625,14 +648,14 @@ package enum DisparityUpsampler {
                                     let dg = load8(green + q) - own.1
                                     let db = load8(blue + q) - own.2
                                     let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    // No lane's colour is close: the tap adds nothing (see above).
+                                    if !any(near .> 0) { continue }
                                     let depth = load8(d.p + q)
                                     let t = (depth - low) * toT - 1
                                     let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
                                     sum += weight * depth
                                     weights += weight
-                                    var signed = weight
-                                    for k in 0..<8 { signed[k] = t[k] > 0 ? weight[k] : -weight[k] }
-                                    lean += signed
+                                    lean += weight.replacing(with: -weight, where: .!(t .> 0))
                                 }
                             }
                             for k in 0..<8 {
@@ -651,6 +674,103 @@ package enum DisparityUpsampler {
         }
     }
 
+    /// How far beyond its neighbourhood's nearest value (in shares of the neighbourhood's span)
+    /// a thin structure's estimated depth must lie before it raises the cell's ceiling: an
+    /// ordinary edge's near side lies inside the neighbourhood.
+    static let thinBeyond: Float = 0.1
+    /// The share of the way from the neighbourhood's farthest value to the cell's value that the
+    /// model may give, on average, to the cell's pixels left on the far side: a mixture of two
+    /// layers has its far pixels at the far layer's depth, a texture spreads them in between.
+    static let thinFarShare: Float = 0.3
+
+    /// The highest depth each cell lets its pixels take (spec/render.md §2 step 7). The cell's own
+    /// value, except where the cell holds a structure thinner than itself in front of the far
+    /// layer (an area-averaged map's mixed value, with mixed cells at its neighbourhood's nearest
+    /// value too): there the depth the structure must have to average to the cell's value over
+    /// the pixels the guided model puts on the near side, no nearer than the map's nearest value
+    /// anywhere. Raises each layer model's
+    /// near depth to the largest ceiling around it.
+    private static func ceilings(
+        _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>, _ p: UnsafeMutablePointer<Float>,
+        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, least: Float, top: Float, threads: Int?
+    ) -> RawBuffer<Float> {
+        let plane = W * H
+        // First each cell's estimate: NaN where the cell is no mixture of its neighbourhood's
+        // farthest value and a nearer one.
+        let estimates = RawBuffer<Float>(count: w * h, zeroed: false)
+        let (e, c, map, lay, coef) = (Shared(estimates.base), Shared(colour), Shared(p), Shared(layers), Shared(coefficients))
+        parallelFor(h, threads: threads) { j in
+            let ys = (j * H / h)..<((j + 1) * H / h)
+            for i in 0..<w {
+                let cell = j * w + i
+                let v = map.p[cell]
+                e.p[cell] = .nan
+                let low = lay.p[cell].low
+                guard v - low > least else { continue }
+                let xs = (i * W / w)..<((i + 1) * W / w)
+                let model = coef.p[cell]
+                let middle = 0.5 * (low + v)
+                var nearer = 0
+                var farSum: Float = 0
+                for y in ys {
+                    for x in xs {
+                        let k = y * W + x
+                        let g = model.x * c.p[k] + model.y * c.p[plane + k] + model.z * c.p[2 * plane + k] + model.w
+                        if g > middle {
+                            nearer += 1
+                        } else {
+                            farSum += g
+                        }
+                    }
+                }
+                let count = ys.count * xs.count
+                guard nearer > 0, nearer < count, farSum / Float(count - nearer) < low + thinFarShare * (v - low) else { continue }
+                let excess = (v - low) * Float(count) / Float(nearer)
+                e.p[cell] = min(low + excess, top)
+            }
+        }
+        let out = RawBuffer<Float>(count: w * h, zeroed: false)
+        // Rows holding a raised ceiling (most maps have none: the last pass is then skipped).
+        let raisedRows = RawBuffer<Bool>(count: h)
+        let (o, raised) = (Shared(out.base), Shared(raisedRows.base))
+        parallelFor(h, threads: threads) { j in
+            for i in 0..<w {
+                let cell = j * w + i
+                o.p[cell] = map.p[cell]
+                let (low, high) = (lay.p[cell].low, lay.p[cell].high)
+                let estimate = e.p[cell]
+                guard estimate > high + thinBeyond * (high - low) else { continue }
+                // The neighbourhood's nearest cells must be mixtures too: a pure cell there is the
+                // near layer itself (a point sample at an ordinary edge, its neighbour straddling it).
+                var mixed = true
+                for y in max(0, j - 1)...min(h - 1, j + 1) {
+                    for x in max(0, i - 1)...min(w - 1, i + 1) where map.p[y * w + x] >= high - least && e.p[y * w + x].isNaN {
+                        mixed = false
+                    }
+                }
+                if mixed {
+                    o.p[cell] = estimate
+                    raised.p[j] = true
+                }
+            }
+        }
+        // The near layer of every neighbourhood holding a raised ceiling lies there (step 5
+        // assigns its colour that depth); elsewhere the ceilings are the map's values, which the
+        // neighbourhood's nearest already bounds.
+        parallelFor(h, threads: threads) { j in
+            guard (max(0, j - 1)...min(h - 1, j + 1)).contains(where: { raised.p[$0] }) else { return }
+            for i in 0..<w {
+                var near = lay.p[j * w + i].high
+                for y in max(0, j - 1)...min(h - 1, j + 1) {
+                    for x in max(0, i - 1)...min(w - 1, i + 1) { near = max(near, o.p[y * w + x]) }
+                }
+                lay.p[j * w + i].high = near
+            }
+        }
+        withExtendedLifetime((estimates, raisedRows)) {}
+        return out
+    }
+
     /// The two map cells (along one axis) whose values are interpolated at picture pixel `x` of
     /// `pixels`, for `cells` cells.
     @inline(__always) static func bilinearCells(_ x: Int, _ pixels: Int, _ cells: Int) -> (Int, Int) {
@@ -663,45 +783,61 @@ package enum DisparityUpsampler {
     /// edges) spans more than `least`, and its values leave the least-squares plane through them
     /// by more than a quarter of that span (a step between two cells leaves it by a third of the
     /// step; a plane, however steep, by nothing).
-    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float) -> [Bool] {
-        var out = [Bool](repeating: false, count: w * h)
-        for j in 0..<h {
-            let rows = max(0, j - 1)...min(h - 1, j + 1)
-            let my = Float(rows.lowerBound + rows.upperBound) / 2
-            for i in 0..<w {
-                let columns = max(0, i - 1)...min(w - 1, i + 1)
-                let mx = Float(columns.lowerBound + columns.upperBound) / 2
-                var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (
-                    .infinity, -.infinity, 0, 0, 0, 0, 0
-                )
-                for y in rows {
-                    for x in columns {
-                        let v = p[y * w + x]
-                        let dx = Float(x) - mx
-                        let dy = Float(y) - my
-                        (low, high) = (min(low, v), max(high, v))
-                        sum += v
-                        sx += v * dx
-                        sy += v * dy
-                        xx += dx * dx
-                        yy += dy * dy
-                    }
-                }
-                let span = high - low
-                guard span > least && span.isFinite else { continue }
-                let mean = sum / Float(rows.count * columns.count)
-                let gx = xx > 0 ? sx / xx : 0
-                let gy = yy > 0 ? sy / yy : 0
-                var residual: Float = 0
-                for y in rows {
-                    for x in columns {
-                        residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
-                    }
-                }
-                out[j * w + i] = residual > 0.25 * span
+    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float, threads: Int?) -> [Bool] {
+        let map = Shared(UnsafeMutablePointer(mutating: p))
+        return [Bool](unsafeUninitializedCapacity: w * h) { buffer, initialized in
+            let o = Shared(buffer.baseAddress!)
+            o.p.initialize(repeating: false, count: w * h)
+            parallelFor(h, threads: threads) { j in
+                stepRow(map.p, w, h, j, least: least, into: o.p)
             }
+            initialized = w * h
         }
-        return out
+    }
+
+    /// Row `j` of `stepCells`.
+    private static func stepRow(
+        _ p: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, _ j: Int, least: Float, into out: UnsafeMutablePointer<Bool>
+    ) {
+        let rows = max(0, j - 1)...min(h - 1, j + 1)
+        let my = Float(rows.lowerBound + rows.upperBound) / 2
+        for i in 0..<w {
+            let columns = max(0, i - 1)...min(w - 1, i + 1)
+            let mx = Float(columns.lowerBound + columns.upperBound) / 2
+            var (low, high) = (Float.infinity, -Float.infinity)
+            for y in rows {
+                for x in columns {
+                    let v = p[y * w + x]
+                    (low, high) = (min(low, v), max(high, v))
+                }
+            }
+            let span = high - low
+            // Most cells lie on a flat or gently sloping map: no plane to fit.
+            guard span > least && span.isFinite else { continue }
+            var (sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0)
+            for y in rows {
+                for x in columns {
+                    let v = p[y * w + x]
+                    let dx = Float(x) - mx
+                    let dy = Float(y) - my
+                    sum += v
+                    sx += v * dx
+                    sy += v * dy
+                    xx += dx * dx
+                    yy += dy * dy
+                }
+            }
+            let mean = sum / Float(rows.count * columns.count)
+            let gx = xx > 0 ? sx / xx : 0
+            let gy = yy > 0 ? sy / yy : 0
+            var residual: Float = 0
+            for y in rows {
+                for x in columns {
+                    residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
+                }
+            }
+            out[j * w + i] = residual > 0.25 * span
+        }
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.

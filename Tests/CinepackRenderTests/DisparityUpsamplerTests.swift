@@ -1,5 +1,6 @@
 import CinepackFormat
 import CinepackRender
+import Foundation
 import Testing
 
 @Suite struct DisparityUpsamplerTests {
@@ -198,5 +199,49 @@ import Testing
         )
         #expect(wrong == 0, "\(wrong) of \(scored) pixels take the other side's depth")
         #expect(ours < 0.05 * bilinear, "mean error \(ours / Float(scored)) vs bilinear \(bilinear / Float(scored))")
+    }
+
+    /// A 1 px bright wire at `near` D before a lightly textured far background, with a block at
+    /// `near` D elsewhere in the picture, area-averaged at 1/4 size: the wire's cells hold a
+    /// quarter of the step each and nothing around them holds more, yet the wire's pixels take
+    /// (nearly) its own depth (spec/render.md §2 step 7) while the background around keeps the
+    /// far depth; a point-sampled map whose samples all miss the wire leaves it at the far depth,
+    /// and nothing anywhere goes nearer than the map's nearest value.
+    @Test(arguments: [false, true])
+    func recoversAWireThinnerThanACellFromMixedValues(area: Bool) {
+        var picture = LinearImage(width: Self.width, height: Self.height)
+        var truth = [Float](repeating: Self.far, count: Self.width * Self.height)
+        let wire = 41  // the second pixel of map column 10; point samples sit at x = 4i + 2
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                // Shading in every channel, over several cells (a picture, not a flat colour).
+                let (u, v) = (Float(x), Float(y))
+                let t = 0.03 * SIMD3(sin(u / 5 + v / 7), sin(u / 6 - v / 4 + 1), sin(v / 5 - u / 9 + 2))
+                let onWire = x == wire && y >= 10 && y < 110
+                let block = x >= 120 && x < 150 && y >= 40 && y < 80
+                picture.setPixel(
+                    x, y, onWire ? SIMD3(0.9, 0.85, 0.7) : block ? SIMD3(0.8, 0.5, 0.2) + t : SIMD3(0.15, 0.3, 0.35) + t)
+                if onWire || block { truth[y * Self.width + x] = Self.near }
+            }
+        }
+        let map = Self.lowRes(truth, factor: 4, area: area)
+        let up = DisparityUpsampler.upsample(map, guide: picture)
+        let step = Self.near - Self.far
+        var low: Float = .infinity
+        var background: Float = 0
+        for y in 20..<100 {
+            low = min(low, up[y * Self.width + wire])
+            for x in [wire - 3, wire - 2, wire + 2, wire + 3] { background = max(background, up[y * Self.width + x]) }
+        }
+        #expect(up.allSatisfy { $0 >= Self.far - 1e-3 && $0 <= Self.near + 1e-3 })
+        if area {
+            // The map holds far + step / 4 along the wire: the wire's pixels go well beyond it.
+            #expect(map[10, 12] < Self.far + 0.3 * step)
+            #expect(low > Self.far + 0.8 * step, "wire pixels at \(low) D, the wire at \(Self.near) D")
+            #expect(background < Self.far + 0.1 * step, "background beside the wire up to \(background) D")
+        } else {
+            #expect(map.values.allSatisfy { $0 == Self.far || $0 == Self.near })
+            #expect(low < Self.far + 0.01 * step && background < Self.far + 0.01 * step)
+        }
     }
 }
