@@ -34,9 +34,7 @@ extension BokehEngine {
             }
         }
 
-        let farOut = Shared(level.farOut.p)
-        let fillOut = Shared(level.fillOut.p)
-        let nearOut = Shared(level.nearOut.p)
+        let results = level.results
         let nearTiles = Shared(level.nearTiles.base)
         let ps = planes.planeSize
         let stride = planes.stride
@@ -122,7 +120,7 @@ extension BokehEngine {
                         let acc = aperture.within(min(topF + 0.5, tapLimit), zone: zone) {
                             gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
                         }
-                        for k in 0..<n { farOut.p[y * w + x0 + k] = acc.lane(k) }
+                        acc.store(into: results, field: 0, x0, y, count: n)
                     }
                     if topN >= 0 {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topN * cell)
@@ -131,17 +129,14 @@ extension BokehEngine {
                         let acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
                         }
-                        for k in 0..<n { fillOut.p[y * w + x0 + k] = acc.lane(k) }
+                        acc.store(into: results, field: 1, x0, y, count: n)
                     }
                     if reach > 0 {
                         let acc = aperture.within(min(reach + 0.5, tapLimit), zone: zone) {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
-                        for k in 0..<n {
-                            let v = acc.lane(k)
-                            nearOut.p[y * w + x0 + k] = v
-                            if v.w > 0 { anyNear = true }
-                        }
+                        acc.store(into: results, field: 2, x0, y, count: n)
+                        for k in 0..<n where acc.a[k] > 0 { anyNear = true }
                     }
                 }
                 if anyNear { nearTiles.p[ty * tw + tx] = 1 }

@@ -24,10 +24,8 @@ final class BokehLevel: @unchecked Sendable {
     /// Tiles this frame may leave non-zero (the active ones and two tiles around, more for shapes
     /// whose taps reach farther): what `reset` clears before the level is used for another frame.
     let dirty: RawBuffer<UInt8>
-    /// Far gather: (Σ w·colour, Σ w·alpha); fill gather the same; near gather: (Σ colour, Σ alpha).
-    let farOut: Quads
-    let fillOut: Quads
-    let nearOut: Quads
+    /// The far, fill and near gathers' results (`GatherPlane`).
+    let results: Planes<GatherPlane>
     /// Bilinear upsampling to full resolution: per picture column, the left cell and weight.
     let column: RawBuffer<Int32>
     let columnWeight: RawBuffer<Float>
@@ -45,9 +43,7 @@ final class BokehLevel: @unchecked Sendable {
         nearTiles = RawBuffer(count: tilesX * tilesY)
         dirty = RawBuffer(count: tilesX * tilesY)
         fill = RawBuffer(count: tilesX * tilesY)
-        farOut = Quads(width: width, height: height)
-        fillOut = Quads(width: width, height: height)
-        nearOut = Quads(width: width, height: height)
+        results = Planes(width: width, height: height, pad: 0)
         column = RawBuffer(count: pictureWidth)
         columnWeight = RawBuffer(count: pictureWidth)
         for x in 0..<pictureWidth {
@@ -79,9 +75,9 @@ final class BokehLevel: @unchecked Sendable {
                         (self.planes.origin(plane) + self.planes.index(x0, y)).update(repeating: 0, count: n)
                     }
                     (self.mask.base + y * self.width + x0).update(repeating: 0, count: n)
-                    (self.farOut.p + y * self.width + x0).update(repeating: .zero, count: n)
-                    (self.fillOut.p + y * self.width + x0).update(repeating: .zero, count: n)
-                    (self.nearOut.p + y * self.width + x0).update(repeating: .zero, count: n)
+                    for plane in GatherPlane.allCases {
+                        (self.results.origin(plane) + self.results.index(x0, y)).update(repeating: 0, count: n)
+                    }
                 }
                 for t in tx..<end { dirty.p[ty * tw + t] = 0 }
                 tx = end

@@ -14,7 +14,24 @@ struct Accum8 {
     var b = SIMD8<Float>.zero
     var a = SIMD8<Float>.zero
 
-    @inline(__always) func lane(_ k: Int) -> SIMD4<Float> { SIMD4(r[k], g[k], b[k], a[k]) }
+    /// The first `count` lanes into the result planes of `field` at cells (x0 …, y).
+    @inline(__always) func store(into planes: Planes<GatherPlane>, field: Int, _ x0: Int, _ y: Int, count: Int) {
+        let q = planes.origin(GatherPlane.red(field: field)) + planes.index(x0, y)
+        let ps = planes.planeSize
+        if count == 8 {
+            store8(q, r)
+            store8(q + ps, g)
+            store8(q + 2 * ps, b)
+            store8(q + 3 * ps, a)
+        } else {
+            for k in 0..<count {
+                q[k] = r[k]
+                q[ps + k] = g[k]
+                q[2 * ps + k] = b[k]
+                q[3 * ps + k] = a[k]
+            }
+        }
+    }
 }
 
 /// Far field, scatter as gather: a sample at distance `d` reaches a pixel of radius `rho` when

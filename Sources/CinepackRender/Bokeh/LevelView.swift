@@ -5,9 +5,10 @@ struct LevelView {
     let height: Int
     let tilesX: Int
     let nearTiles: UnsafeMutablePointer<UInt8>
-    let far: UnsafeMutablePointer<SIMD4<Float>>
-    let fill: UnsafeMutablePointer<SIMD4<Float>>
-    let near: UnsafeMutablePointer<SIMD4<Float>>
+    /// The gather results (`GatherPlane`): the first plane, rows and planes apart.
+    let results: UnsafeMutablePointer<Float>
+    let stride: Int
+    let planeSize: Int
     let column: UnsafeMutablePointer<Int32>
     let columnWeight: UnsafeMutablePointer<Float>
 
@@ -17,9 +18,9 @@ struct LevelView {
         height = level.height
         tilesX = level.tilesX
         nearTiles = level.nearTiles.base
-        far = level.farOut.p
-        fill = level.fillOut.p
-        near = level.nearOut.p
+        results = level.results.origin(0)
+        stride = level.results.stride
+        planeSize = level.results.planeSize
         column = level.column.base
         columnWeight = level.columnWeight.base
     }
@@ -27,38 +28,36 @@ struct LevelView {
     /// Cell row `j` of the far (0), fill (1) or near (2) result interpolated to picture columns
     /// `x0 ..< x0 + count`, as four SoA rows of `Tile.pixels` floats at `target`.
     @inline(__always) func interpolateRow(_ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
-        let base = (field == 0 ? far : (field == 1 ? fill : near)) + j * width
-        @inline(__always) func pixel(_ k: Int) -> SIMD4<Float> {
-            let x = x0 + k
-            let i = Int(column[x])
-            let fx = columnWeight[x]
-            let q = base + i
-            return q[0] + fx * (q[i + 1 < width ? 1 : 0] - q[0])
-        }
-        // Four pixels at a time, transposed in registers to one store per channel (a lane at a
-        // time costs four scalar stores per pixel).
-        var k = 0
-        while k + 4 <= count {
-            let a = pixel(k)
-            let b = pixel(k + 1)
-            let c = pixel(k + 2)
-            let d = pixel(k + 3)
-            @inline(__always) func store(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
-                UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+        let base = results + GatherPlane.red(field: field) * planeSize + j * stride
+        // Half resolution away from the frame's edges: each even column takes 3/4 of the cell to
+        // its right, each odd one 1/4 (the weights `column` holds there), eight at a time from
+        // three overlapping reads of four cells.
+        let m = x0 / 2
+        if cell == 2 && x0 % 2 == 0 && count == Tile.pixels && m >= 1 && m + Tile.pixels / 2 < width {
+            let fx = SIMD8<Float>(0.75, 0.25, 0.75, 0.25, 0.75, 0.25, 0.75, 0.25)
+            for c in 0..<4 {
+                let row = base + c * planeSize + m
+                for h in Swift.stride(from: 0, to: Tile.pixels, by: 8) {
+                    let p = row + h / 2
+                    let a = load4(p - 1)
+                    let b = load4(p)
+                    let d = load4(p + 1)
+                    let left = SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+                    let right = SIMD8(b[0], d[0], b[1], d[1], b[2], d[2], b[3], d[3])
+                    store8(target + c * Tile.pixels + h, left + fx * (right - left))
+                }
             }
-            store(SIMD4(a.x, b.x, c.x, d.x), target + k)
-            store(SIMD4(a.y, b.y, c.y, d.y), target + k + Tile.pixels)
-            store(SIMD4(a.z, b.z, c.z, d.z), target + k + 2 * Tile.pixels)
-            store(SIMD4(a.w, b.w, c.w, d.w), target + k + 3 * Tile.pixels)
-            k += 4
+            return
         }
-        while k < count {
-            let v = pixel(k)
-            target[k] = v.x
-            target[k + Tile.pixels] = v.y
-            target[k + 2 * Tile.pixels] = v.z
-            target[k + 3 * Tile.pixels] = v.w
-            k += 1
+        for c in 0..<4 {
+            let row = base + c * planeSize
+            for k in 0..<count {
+                let x = x0 + k
+                let i = Int(column[x])
+                let fx = columnWeight[x]
+                let q = row + i
+                target[c * Tile.pixels + k] = q[0] + fx * (q[i + 1 < width ? 1 : 0] - q[0])
+            }
         }
     }
 }

@@ -108,6 +108,10 @@
     UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
 }
 
+@inline(__always) func load4(_ p: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+}
+
 @inline(__always) func store8(_ p: UnsafeMutablePointer<Float>, _ v: SIMD8<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
 }
