@@ -231,33 +231,12 @@ final class PreviewEdgeDisparity: @unchecked Sendable {
     static func stepShare(_ p: UnsafeMutablePointer<Float>, _ i: Int, _ j: Int, _ w: Int, _ h: Int) -> Float {
         let rows = max(0, j - 1)...min(h - 1, j + 1)
         let columns = max(0, i - 1)...min(w - 1, i + 1)
-        let my = Float(rows.lowerBound + rows.upperBound) / 2
-        let mx = Float(columns.lowerBound + columns.upperBound) / 2
-        var (low, high, sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float, Float, Float) = (.infinity, -.infinity, 0, 0, 0, 0, 0)
+        var (low, high) = (Float.infinity, -Float.infinity)
         for y in rows {
-            for x in columns {
-                let v = p[y * w + x]
-                let dx = Float(x) - mx
-                let dy = Float(y) - my
-                (low, high) = (min(low, v), max(high, v))
-                sum += v
-                sx += v * dx
-                sy += v * dy
-                xx += dx * dx
-                yy += dy * dy
-            }
+            for x in columns { (low, high) = (min(low, p[y * w + x]), max(high, p[y * w + x])) }
         }
         let span = high - low
         guard span > 0 && span.isFinite else { return 0 }
-        let mean = sum / Float(rows.count * columns.count)
-        let gx = xx > 0 ? sx / xx : 0
-        let gy = yy > 0 ? sy / yy : 0
-        var residual: Float = 0
-        for y in rows {
-            for x in columns {
-                residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
-            }
-        }
-        return residual / span
+        return MapPlaneFit.residual(p, width: w, rows: rows, columns: columns) / span
     }
 }
