@@ -235,14 +235,23 @@ public struct RenderPlan: Sendable {
         let frameLens = lens(sourceFrame: n)
         var renderer = renderer
         renderer.look = look  // a no-op when the caller's renderer already has it (the tables are built once)
-        var rendered = renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+        // The overlay is drawn from the map brought to the picture's size; at export that is what
+        // the renderer works from, so it is computed once for both.
+        let full: [Float]? =
+            overlay == nil
+            ? nil
+            : map.width == linear.width && map.height == linear.height
+                ? DisparityUpsampler.filled(map.values, width: map.width, height: map.height)
+                : DisparityUpsampler.upsample(map, guide: linear)
+        var rendered =
+            if let full, renderer.quality == .export {
+                renderer.render(picture: linear, fullResolutionDisparity: full, focusDisparity: focus, lens: frameLens)
+            } else {
+                renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+            }
         gamut?.apply(to: &rendered)
         let out = light.picture(rendered, bitDepth: outputBitDepth)
-        guard let overlay else { return out }
-        let full =
-            map.width == linear.width && map.height == linear.height
-            ? DisparityUpsampler.filled(map.values, width: map.width, height: map.height)
-            : DisparityUpsampler.upsample(map, guide: linear)
+        guard let overlay, let full else { return out }
         let valid = map.values.filter(\.isFinite)
         let range = movie.quantization ?? DisparityQuantization(minimum: valid.min() ?? 0, maximum: valid.max() ?? 1)
         return overlay.draw(on: out, disparity: full, focus: focus, lens: frameLens, range: range)
