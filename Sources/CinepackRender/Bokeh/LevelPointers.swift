@@ -29,4 +29,16 @@ struct LevelPointers {
     }
 
     @inline(__always) func index(_ x: Int, _ y: Int) -> Int { y * stride + x }
+
+    /// Zeroes the near group and the largest near radius of `count` cells from index `q`: what a
+    /// cell without near pixels below holds (a reused level is not cleared where it is built).
+    @inline(__always) func clearNear(_ q: Int, count: Int) {
+        (nearR + q).update(repeating: 0, count: count)
+        (nearG + q).update(repeating: 0, count: count)
+        (nearB + q).update(repeating: 0, count: count)
+        (nearA + q).update(repeating: 0, count: count)
+        (nearC + q).update(repeating: 0, count: count)
+        (nearI + q).update(repeating: 0, count: count)
+        (maxNear + q).update(repeating: 0, count: count)
+    }
 }
