@@ -67,7 +67,13 @@ extension BokehEngine {
                 // where the gathers write).
                 @inline(__always) func clear(field: Int, _ y: Int) {
                     let q = results.origin(GatherPlane.red(field: field)) + results.index(x0, y)
-                    for c in 0..<4 { (q + c * results.planeSize).update(repeating: 0, count: n) }
+                    for c in 0..<4 {
+                        if n == 8 {
+                            store8(q + c * results.planeSize, SIMD8())
+                        } else {
+                            (q + c * results.planeSize).update(repeating: 0, count: n)
+                        }
+                    }
                 }
                 var dilatedRows = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
                 @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
