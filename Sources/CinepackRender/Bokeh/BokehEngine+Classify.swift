@@ -78,7 +78,6 @@ extension BokehEngine {
                 }
             }
         }
-        for level in levels { level.markDirty() }
     }
 
 }

@@ -27,6 +27,8 @@ extension BokehEngine {
         let nearTop0 = nearSchedule.top(0)
         let scratch = Planes<FullResolutionPlane>(width: Tile.pixels, height: Tile.pixels, pad: pad)
         let f = FullPointers(scratch)
+        // What the previous tile filled (far and near groups), if it filled its scratch.
+        var filled: (far: Bool, near: Bool)? = nil
         let groupRows = Tile.pixels + 2 * pad
         let nearGroupMaxBuffer = RawBuffer<Float>(count: groupRows * 2)
         let nearGroupMax = nearGroupMaxBuffer.base
@@ -52,6 +54,8 @@ extension BokehEngine {
 
         for tx in 0..<tilesX {
             let x0t = tx * Tile.pixels
+            let previous = filled
+            filled = nil
             let x1t = min(W, x0t + Tile.pixels)
             let stats = tiles[ty * tilesX + tx]
             // Near samples small enough for level 0 in this tile or a neighbour.
@@ -97,9 +101,16 @@ extension BokehEngine {
                 // coarse level every near sample is level 0's).
                 let far = stats.minFar < top0 || max(stats.minNear, 0.5) < top0
                 let near = near0 || schedule.levels == 0
+                // The previous tile's scratch holds this one's left 2 · pad columns: moved over,
+                // not filled again. Not with a cat's eye: there the near area goes by the zone of
+                // each group of eight, and the groups would change.
+                let reuse = (previous.map { ($0.far || !far) && ($0.near || !near) } ?? false) && aperture.zones == nil
+                if reuse { f.moveOverlap(stride: scratch.stride, rows: groupRows, pad: pad, far: far, near: near) }
                 fillScratch(
-                    f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, far: far, near: near, nearGroupMax: nearGroupMax,
-                    unclipped: unclipped)
+                    f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, from: reuse ? pad : -pad, far: far, near: near,
+                    nearGroupMax: nearGroupMax, unclipped: unclipped)
+                if reuse && near { nearReach(f, stride: scratch.stride, pad: pad, nearGroupMax: nearGroupMax) }
+                filled = (far, near)
             }
 
             // Coarse levels each field reads in this tile.
@@ -287,8 +298,8 @@ extension BokehEngine {
     /// a time; the level-0 share of a radius is the schedule's weight for level 0,
     /// saturate((r0 − ρ) / (blend · r0)).
     private func fillScratch(
-        _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, far: Bool, near: Bool, nearGroupMax: UnsafeMutablePointer<Float>,
-        unclipped: DiskArea.Table
+        _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, from start: Int, far: Bool, near: Bool,
+        nearGroupMax: UnsafeMutablePointer<Float>, unclipped: DiskArea.Table
     ) {
         let W = width
         let H = height
@@ -297,7 +308,7 @@ extension BokehEngine {
         let onlyLevel0 = schedule.levels == 0
         for sy in -pad..<(Tile.pixels + pad) {
             let y = min(max(y0t + sy, 0), H - 1)
-            var sx = -pad
+            var sx = start
             while sx < Tile.pixels + pad {
                 let n = min(8, Tile.pixels + pad - sx)
                 let x = x0t + sx
@@ -366,6 +377,19 @@ extension BokehEngine {
         }
     }
 
+    /// Adds the near reach of scratch columns −`pad` ..< `pad` (moved over from the previous
+    /// tile) to `nearGroupMax`, as `fillScratch` would: c + 0.5 where the near share is positive.
+    private func nearReach(_ f: FullPointers, stride: Int, pad: Int, nearGroupMax: UnsafeMutablePointer<Float>) {
+        for sy in -pad..<(Tile.pixels + pad) {
+            for sx in -pad..<pad {
+                let q = sy * stride + sx
+                guard f.nearA[q] > 0 else { continue }
+                let g = (sy + pad) * 2 + min(1, max(0, sx / 8))
+                nearGroupMax[g] = max(nearGroupMax[g], f.nearC[q] + 0.5)
+            }
+        }
+    }
+
     /// Tap reach of a full-resolution gather whose largest radius plus half a pixel is `top`: the
     /// fine profile reaches half a pixel further, and the exact pixel overlap of small disks
     /// always takes the 3 × 3 neighbourhood.
@@ -398,5 +422,17 @@ private struct FullPointers {
         nearA = p.origin(.nearAlpha)
         nearC = p.origin(.nearRadius)
         nearI = p.origin(.nearInverseArea)
+    }
+
+    /// Moves the last 2 · `pad` columns of the far and/or near group to the first: the next
+    /// tile's scratch starts 16 pixels on (per pixel the values do not depend on the tile).
+    func moveOverlap(stride: Int, rows: Int, pad: Int, far: Bool, near: Bool) {
+        let planes = (far ? [farR, farG, farB, farA, farC, farI] : []) + (near ? [nearR, nearG, nearB, nearA, nearC, nearI] : [])
+        for plane in planes {
+            for sy in -pad..<(rows - pad) {
+                let row = plane + sy * stride
+                (row - pad).update(from: row + Tile.pixels - pad, count: 2 * pad)
+            }
+        }
     }
 }

@@ -42,7 +42,7 @@ extension BokehEngine {
         // `extent` times its gauge).
         let tapLimit = Float(planes.pad - 1) / aperture.extent + 0.5
         // Tiles around whose near samples can reach this one (one for the round aperture).
-        let span = (planes.pad + Tile.cells - 1) / Tile.cells
+        let span = level.gatherSpan
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             for tx in 0..<tw {
@@ -63,6 +63,18 @@ extension BokehEngine {
                 // horizontally, once; a cell's 3 × 3 neighbourhood is then three of them.
                 let y0 = ty * Tile.cells
                 let y1 = min(h, y0 + Tile.cells)
+                // A field not gathered in a row is zero there (a reused level is not cleared
+                // where the gathers write).
+                @inline(__always) func clear(field: Int, _ y: Int) {
+                    let q = results.origin(GatherPlane.red(field: field)) + results.index(x0, y)
+                    for c in 0..<4 {
+                        if n == 8 {
+                            store8(q + c * results.planeSize, SIMD8())
+                        } else {
+                            (q + c * results.planeSize).update(repeating: 0, count: n)
+                        }
+                    }
+                }
                 var dilatedRows = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
                 @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
                     guard y >= 0, y < h else { return SIMD8() }
@@ -121,6 +133,8 @@ extension BokehEngine {
                             gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
                         }
                         acc.store(into: results, field: 0, x0, y, count: n)
+                    } else {
+                        clear(field: 0, y)
                     }
                     if topN >= 0 {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topN * cell)
@@ -130,6 +144,8 @@ extension BokehEngine {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
                         }
                         acc.store(into: results, field: 1, x0, y, count: n)
+                    } else {
+                        clear(field: 1, y)
                     }
                     if reach > 0 {
                         let acc = aperture.within(min(reach + 0.5, tapLimit), zone: zone) {
@@ -137,6 +153,8 @@ extension BokehEngine {
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
                         for k in 0..<n where acc.a[k] > 0 { anyNear = true }
+                    } else {
+                        clear(field: 2, y)
                     }
                 }
                 if anyNear { nearTiles.p[ty * tw + tx] = 1 }

@@ -86,9 +86,12 @@ extension BokehEngine {
                             for k in 0..<4 where mn[k] > 0 {
                                 bits |= self.levelBits(max(a[k], BokehSchedule.passThrough)) << MaskBit.fillShift
                             }
+                        } else {
+                            o.clearNear(q, count: 1)
                         }
                         let farConsumer = vpositive(mf) * vpositive(a - BokehSchedule.passThrough)
                         let maxFar = hmax(a * farConsumer)
+                        o.maxFar[q] = 0
                         if maxFar > 0 {
                             o.maxFar[q] = maxFar
                             for k in 0..<4 where farConsumer[k] > 0 { bits |= self.levelBits(a[k]) }
@@ -160,6 +163,7 @@ extension BokehEngine {
             store8(o.allA + q, 0.25 * (k0.mf + k1.mf + k2.mf + k3.mf))
         }
         let bits = mask + cy * levels[0].width + cx0
+        bits.update(repeating: 0, count: 8)
         let nearA = k0.mn + k1.mn + k2.mn + k3.mn
         let big = SIMD8<Float>(repeating: 1e30)
         if anyAbove(nearA, 0) {
@@ -182,6 +186,8 @@ extension BokehEngine {
             let lo = vmin(vmin(k0.c + (1 - n0) * big, k1.c + (1 - n1) * big), vmin(k2.c + (1 - n2) * big, k3.c + (1 - n3) * big))
             store8(o.maxNear + q, vmax(vmax(k0.a * n0, k1.a * n1), vmax(k2.a * n2, k3.a * n3)))
             for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) << MaskBit.fillShift }
+        } else {
+            o.clearNear(q, count: 8)
         }
         // Far consumers: far children with a blur circle over a pixel across.
         @inline(__always) func consumer(_ k: Child) -> SIMD8<Float> { vpositive(k.mf) * vpositive(k.a - 0.5) }
@@ -194,6 +200,8 @@ extension BokehEngine {
             let lo = vmin(vmin(k0.a + (1 - f0) * big, k1.a + (1 - f1) * big), vmin(k2.a + (1 - f2) * big, k3.a + (1 - f3) * big))
             store8(o.maxFar + q, hi)
             for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) }
+        } else {
+            store8(o.maxFar + q, SIMD8())
         }
     }
 
@@ -317,6 +325,9 @@ extension BokehEngine {
             let l = level.level
             let share = map8(cbar) { schedule.weight($0, level: l) }
             store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, nearArea) } * share * vpositive(sumNear))
+        } else {
+            // Only the cells in the level: the padding past them is left as a fresh level's.
+            o.clearNear(q, count: min(8, level.width - cx0))
         }
         let maxFar = quad(s.maxFar)
         store8(o.maxFar + q, vmax(vmax(maxFar.0, maxFar.1), vmax(maxFar.2, maxFar.3)))

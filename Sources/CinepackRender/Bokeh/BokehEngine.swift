@@ -24,6 +24,8 @@ final class BokehEngine: @unchecked Sendable {
     let tilesY: Int
     let tiles: RawBuffer<TileStats>
     let pool: LevelPool
+    /// When construction began, so the profile counts it too.
+    private let created = PassClock.now()
 
     init(
         width: Int, height: Int, picture: UnsafePointer<Float>, disparity: UnsafePointer<Float>, focus: Float, lens: LensModel,
@@ -53,7 +55,7 @@ final class BokehEngine: @unchecked Sendable {
         for l in 0..<schedule.levels {
             w = (w + 1) / 2
             h = (h + 1) / 2
-            levels.append(pool.take(level: l + 1, width: w, height: h, pad: pad, pictureWidth: width, threads: threads))
+            levels.append(pool.take(level: l + 1, width: w, height: h, pad: pad, pictureWidth: width))
         }
         self.levels = levels
         levelViews = levels.map(LevelView.init)
@@ -92,9 +94,14 @@ final class BokehEngine: @unchecked Sendable {
     /// Everything before the composite: classification, pyramid, coarse gathers.
     private func prepare() -> PassClock {
         var clock = PassClock()
+        // From the engine's construction (taking its levels from the pool) to here.
+        clock.last = created
+        clock.lap("setup")
         classify()
         clock.lap("classify")
         if !levels.isEmpty {
+            for level in levels { level.clearStale(threads: threads) }
+            clock.lap("reset")
             buildFirstLevel()
             clock.lap("level 1")
             for l in 1..<levels.count { buildLevel(levels[l], from: levels[l - 1]) }

@@ -22,7 +22,8 @@ final class BokehLevel: @unchecked Sendable {
     /// pixels. Elsewhere they stay zero.
     let fill: RawBuffer<UInt8>
     /// Tiles this frame may leave non-zero (the active ones and two tiles around, more for shapes
-    /// whose taps reach farther): what `reset` clears before the level is used for another frame.
+    /// whose taps reach farther): what `clearStale` looks at when the level is used for another
+    /// frame.
     let dirty: RawBuffer<UInt8>
     /// The far, fill and near gathers' results (`GatherPlane`).
     let results: Planes<GatherPlane>
@@ -53,39 +54,58 @@ final class BokehLevel: @unchecked Sendable {
         }
     }
 
-    /// Zero everything the last frame may have written, so the level is as new: per cell row,
-    /// each run of dirty tiles in one go.
-    func reset(threads: Int?) {
-        let tw = tilesX
-        let th = tilesY
-        let dirty = Shared(self.dirty.base)
-        parallelFor(th, threads: threads) { ty in
-            var tx = 0
-            while tx < tw {
-                guard dirty.p[ty * tw + tx] != 0 else {
-                    tx += 1
-                    continue
-                }
-                var end = tx
-                while end < tw && dirty.p[ty * tw + end] != 0 { end += 1 }
-                let x0 = tx * Tile.cells
-                let n = min(self.width, end * Tile.cells) - x0
-                for y in (ty * Tile.cells)..<min(self.height, ty * Tile.cells + Tile.cells) {
-                    for plane in LevelPlane.allCases {
-                        (self.planes.origin(plane) + self.planes.index(x0, y)).update(repeating: 0, count: n)
-                    }
-                    (self.mask.base + y * self.width + x0).update(repeating: 0, count: n)
-                    for plane in GatherPlane.allCases {
-                        (self.results.origin(plane) + self.results.index(x0, y)).update(repeating: 0, count: n)
-                    }
-                }
-                for t in tx..<end { dirty.p[ty * tw + t] = 0 }
-                tx = end
-            }
-        }
+    /// Readies a level taken back for another frame: the tile flags start empty; the cells the
+    /// last frame left non-zero are cleared by `clearStale` once this frame's tiles are known.
+    func reset() {
         nearTiles.zero()
         active.zero()
         fill.zero()
+    }
+
+    /// How many tiles around an active one the gathers visit (their taps' reach).
+    var gatherSpan: Int { (planes.pad + Tile.cells - 1) / Tile.cells }
+
+    /// Whether the gathers visit tile (tx, ty): it or a tile within `gatherSpan` is active.
+    func touched(_ tx: Int, _ ty: Int) -> Bool {
+        let span = gatherSpan
+        for y in max(0, ty - span)...min(tilesY - 1, ty + span) {
+            for x in max(0, tx - span)...min(tilesX - 1, tx + span) where active[y * tilesX + x] != 0 { return true }
+        }
+        return false
+    }
+
+    /// Zeroes what the last frame left non-zero (its dirty tiles) and this frame will not write
+    /// over, after classification has set `active` and `fill`: the pyramid writes every plane
+    /// and mask cell of an active tile (the fill planes only on fill tiles) and the gathers every
+    /// result cell of a touched tile, so only the rest is cleared. Then marks this frame's dirty
+    /// tiles.
+    func clearStale(threads: Int?) {
+        let tw = tilesX
+        let dirty = Shared(self.dirty.base)
+        let fillPlanes = LevelPlane.fillRed.rawValue...LevelPlane.fillAlpha.rawValue
+        parallelFor(tilesY, threads: threads) { ty in
+            for tx in 0..<tw where dirty.p[ty * tw + tx] != 0 {
+                let built = self.active[ty * tw + tx] != 0
+                let filled = built && self.fill[ty * tw + tx] != 0
+                let gathered = self.touched(tx, ty)
+                if filled && gathered { continue }
+                let x0 = tx * Tile.cells
+                let n = min(self.width, x0 + Tile.cells) - x0
+                for y in (ty * Tile.cells)..<min(self.height, ty * Tile.cells + Tile.cells) {
+                    for plane in LevelPlane.allCases where fillPlanes.contains(plane.rawValue) ? !filled : !built {
+                        (self.planes.origin(plane) + self.planes.index(x0, y)).update(repeating: 0, count: n)
+                    }
+                    if !built { (self.mask.base + y * self.width + x0).update(repeating: 0, count: n) }
+                    if !gathered {
+                        for plane in GatherPlane.allCases {
+                            (self.results.origin(plane) + self.results.index(x0, y)).update(repeating: 0, count: n)
+                        }
+                    }
+                }
+            }
+        }
+        self.dirty.zero()
+        markDirty()
     }
 
     /// Fills the padding of the gathered planes with the nearest edge cell: beyond the frame the
@@ -114,7 +134,7 @@ final class BokehLevel: @unchecked Sendable {
     /// Marks the active tiles and two tiles around them dirty.
     func markDirty() {
         // The gathers write up to their tap reach (in tiles) around active tiles.
-        let margin = max(2, (planes.pad + Tile.cells - 1) / Tile.cells)
+        let margin = max(2, gatherSpan)
         for ty in 0..<tilesY {
             for tx in 0..<tilesX where active[ty * tilesX + tx] != 0 {
                 for y in max(0, ty - margin)...min(tilesY - 1, ty + margin) {

@@ -29,4 +29,26 @@ struct LevelPointers {
     }
 
     @inline(__always) func index(_ x: Int, _ y: Int) -> Int { y * stride + x }
+
+    /// Zeroes the near group and the largest near radius of `count` cells from index `q`: what a
+    /// cell without near pixels below holds (a reused level is not cleared where it is built).
+    @inline(__always) func clearNear(_ q: Int, count: Int) {
+        if count == 8 {
+            store8(nearR + q, SIMD8())
+            store8(nearG + q, SIMD8())
+            store8(nearB + q, SIMD8())
+            store8(nearA + q, SIMD8())
+            store8(nearC + q, SIMD8())
+            store8(nearI + q, SIMD8())
+            store8(maxNear + q, SIMD8())
+            return
+        }
+        (nearR + q).update(repeating: 0, count: count)
+        (nearG + q).update(repeating: 0, count: count)
+        (nearB + q).update(repeating: 0, count: count)
+        (nearA + q).update(repeating: 0, count: count)
+        (nearC + q).update(repeating: 0, count: count)
+        (nearI + q).update(repeating: 0, count: count)
+        (maxNear + q).update(repeating: 0, count: count)
+    }
 }
