@@ -54,9 +54,8 @@ package enum DisparityUpsampler {
             let p = map.base
             var clock = PassClock()
             // √colour at picture resolution, one plane a channel, for both the guide and the refinement.
-            let colourBuffer = colourPlanes(g, W, H, threads: threads)
+            let (colourBuffer, guideBuffer, spreadBuffer) = averageGuide(g, W, H, w, h, threads: threads)
             let colour = colourBuffer.base
-            let (guideBuffer, spreadBuffer) = averageGuide(colour, W, H, w, h, threads: threads)
             let (guideLow, spread) = (guideBuffer.base, spreadBuffer.base)
             clock.lap("guide")
             let coefficientBuffer = fit(p, confidence, guideLow, w, h, threads: threads)
@@ -86,11 +85,14 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// The picture's √colour averaged over the central `footprint` of every cell, three floats a
-    /// cell, and its spread there (the variance summed over the channels), one float a cell.
+    /// The picture's √colour (`colourRow`, one plane a channel), its average over the central
+    /// `footprint` of every cell, three floats a cell, and its spread there (the variance summed
+    /// over the channels), one float a cell. One pass: each row of cells makes the picture rows it
+    /// owns and sums them while they are in cache (rows of its footprint owned by the next row of
+    /// cells are made again in a scratch row, with the same values).
     private static func averageGuide(
-        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> (RawBuffer<Float>, RawBuffer<Float>) {
+        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> (colour: RawBuffer<Float>, guide: RawBuffer<Float>, spread: RawBuffer<Float>) {
         @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
             let size = Float(pixels) / Float(cells)
             let centre = (Float(i) + 0.5) * size
@@ -98,23 +100,35 @@ package enum DisparityUpsampler {
             let a = min(pixels - 1, max(0, Int((centre - half).rounded(.down))))
             return a..<max(a + 1, min(pixels, Int((centre + half).rounded(.up))))
         }
+        let plane = W * H
+        let colour = RawBuffer<Float>(count: 3 * plane, zeroed: false)
         let out = RawBuffer<Float>(count: w * h * 3, zeroed: false)
         let spread = RawBuffer<Float>(count: w * h, zeroed: false)
         let o = Shared(out.base)
         let v = Shared(spread.base)
-        let planes = Shared(colour)
+        let planes = Shared(colour.base)
+        let source = Shared(UnsafeMutablePointer(mutating: g))
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
+            // Every picture row is made into the planes by exactly one row of cells.
+            let owned = (j * H / h)..<((j + 1) * H / h)
             // The rows' √colour summed column by column (one plane a channel), then each cell's
             // columns.
-            let buffers = (sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8))
+            let buffers = (
+                sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8),
+                scratch: RawBuffer<Float>(count: W * 3, zeroed: false)
+            )
             defer { withExtendedLifetime(buffers) {} }
             let (sums, squares) = (buffers.sums.base, buffers.squares.base)
-            for y in rows {
+            for y in min(rows.lowerBound, owned.lowerBound)..<max(rows.upperBound, owned.upperBound) {
+                let target = owned.contains(y) ? planes.p + y * W : buffers.scratch.base
+                let stride = owned.contains(y) ? plane : W
+                colourRow(source.p + y * W * 3, W, into: target, stride: stride)
+                guard rows.contains(y) else { continue }
                 for channel in 0..<3 {
-                    let row = planes.p + channel * W * H + y * W
+                    let row = target + channel * stride
                     let (sum, square) = (sums + channel * W, squares + channel * W)
                     var k = 0
                     while k + 8 <= W {
@@ -145,7 +159,7 @@ package enum DisparityUpsampler {
                 v.p[j * w + i] = max(0, (q / n - s * s).sum())
             }
         }
-        return (out, spread)
+        return (colour, out, spread)
     }
 
     /// The two depth layers of a cell's 3 × 3 neighbourhood: the nearest and farthest map values
@@ -252,32 +266,26 @@ package enum DisparityUpsampler {
     static let separationFloor: Float = 1.5
     static let separationSpan: Float = 3
 
-    /// √ of the picture's linear light (negatives count as 0), one plane a channel: the guide
-    /// averages it per cell, and the refinement reads it (2·reach + 1)² times per refined pixel,
-    /// eight neighbouring pixels at once.
-    private static func colourPlanes(_ g: UnsafePointer<Float>, _ W: Int, _ H: Int, threads: Int?) -> RawBuffer<Float> {
-        let plane = W * H
-        let out = RawBuffer<Float>(count: 3 * plane, zeroed: false)
-        let source = Shared(UnsafeMutablePointer(mutating: g))
-        let c = Shared(out.base)
-        parallelFor(H, threads: threads) { y in
-            let row = source.p + y * W * 3
-            let (r, gr, b) = (c.p + y * W, c.p + plane + y * W, c.p + 2 * plane + y * W)
-            var x = 0
-            while x + 8 <= W {
-                store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
-                store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
-                store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
-                x += 8
-            }
-            while x < W {
-                r[x] = max(row[3 * x], 0).squareRoot()
-                gr[x] = max(row[3 * x + 1], 0).squareRoot()
-                b[x] = max(row[3 * x + 2], 0).squareRoot()
-                x += 1
-            }
+    /// One row of √ of the picture's linear light (negatives count as 0), its channels `stride`
+    /// apart (one plane a channel): the guide averages it per cell, and the refinement reads it
+    /// (2·reach + 1)² times per refined pixel, eight neighbouring pixels at once.
+    @inline(__always) private static func colourRow(
+        _ row: UnsafePointer<Float>, _ W: Int, into r: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        let (gr, b) = (r + stride, r + 2 * stride)
+        var x = 0
+        while x + 8 <= W {
+            store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
+            store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
+            store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
+            x += 8
         }
-        return out
+        while x < W {
+            r[x] = max(row[3 * x], 0).squareRoot()
+            gr[x] = max(row[3 * x + 1], 0).squareRoot()
+            b[x] = max(row[3 * x + 2], 0).squareRoot()
+            x += 1
+        }
     }
 
     /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
@@ -355,8 +363,9 @@ package enum DisparityUpsampler {
     }
 
     /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
-    /// `row` one cell row at a time; bands of rows in parallel.
-    private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
+    /// `row` one cell row at a time; bands of rows in parallel. Inlined so that each use is
+    /// specialised to its element type and closures (generic, it costs a call per cell and lane).
+    @inline(__always) private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
         _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
     ) where V.Scalar == Float {
         let bandRows = 16
@@ -395,7 +404,7 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// Each picture pixel: the bilinear model applied to its √colour (`colourPlanes`), clamped to the range of the
+    /// Each picture pixel: the bilinear model applied to its √colour (`colourRow`), clamped to the range of the
     /// 2 × 2 map values around it. Separable: the map rows a band needs are first interpolated to
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
@@ -539,6 +548,14 @@ package enum DisparityUpsampler {
     /// would carry a depth too far where three layers meet.
     static let secondPassShare: Float = 0.75
 
+    /// `weight` where `t > 0`, else `−weight`, lane by lane (written out: the standard library's
+    /// `replacing(with:where:)` is a call per use in the refinement's inner loop).
+    @inline(__always) private static func signed(_ weight: SIMD8<Float>, where t: SIMD8<Float>) -> SIMD8<Float> {
+        var r = weight
+        for i in 0..<8 { r[i] = t[i] > 0 ? weight[i] : -weight[i] }
+        return r
+    }
+
     /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
     /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
     /// of the depths within one cell's size around it (tent in x and y), each weighted by how
@@ -648,14 +665,15 @@ package enum DisparityUpsampler {
                                     let dg = load8(green + q) - own.1
                                     let db = load8(blue + q) - own.2
                                     let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                    // No lane's colour is close: the tap adds nothing (see above).
-                                    if !any(near .> 0) { continue }
+                                    // No lane's colour is close: the tap adds nothing (see above). A NaN
+                                    // lane counts as not close, as `near > 0` has it.
+                                    if !anyAbove(vmax(SIMD8(), near), 0) { continue }
                                     let depth = load8(d.p + q)
                                     let t = (depth - low) * toT - 1
                                     let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
                                     sum += weight * depth
                                     weights += weight
-                                    lean += weight.replacing(with: -weight, where: .!(t .> 0))
+                                    lean += signed(weight, where: t)
                                 }
                             }
                             for k in 0..<8 {
