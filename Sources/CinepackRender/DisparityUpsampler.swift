@@ -75,8 +75,10 @@ package enum DisparityUpsampler {
             // Twice: the pixels the first pass decides lend their depth one cell further in the
             // second, which moves each pixel `secondPassShare` of the way to its result.
             let steps = stepCells(p, w, h, least: step, threads: threads)
-            let once = refine(guided, layers, ceilings, steps, share: 1, p, colour, W, H, w, h, threads: threads)
-            let result = refine(once, layers, ceilings, steps, share: secondPassShare, p, colour, W, H, w, h, threads: threads)
+            let nearness = NearCache(steps, W, H, w, h)
+            let once = refine(guided, layers, ceilings, steps, share: 1, nearness, recorded: false, p, colour, W, H, w, h, threads: threads)
+            let result = refine(
+                once, layers, ceilings, steps, share: secondPassShare, nearness, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -567,24 +569,28 @@ package enum DisparityUpsampler {
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
     /// (raised to their ceilings), then moved `share` of the way from the input to that result.
+    ///
+    /// `nearness`, when it holds a buffer, keeps the colour weight of every tap of the groups of
+    /// eight pixels refined at once: written by the first pass, read by the second (`recorded`).
     private static func refine(
         _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
-        share: Float, _ p: UnsafeMutablePointer<Float>,
+        share: Float, _ nearness: NearCache, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let cols = (0..<W).map { bilinearCells($0, W, w) }
         // The map column of every picture column (the cell whose layer model a pixel uses).
         let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
         let map = Shared(p)
-        let reach = max(1, Int((Float(W) / Float(w)).rounded()))
-        // Every other pixel of the window once a cell is 3 px or more: the tent still spans the
-        // cell, at a quarter of the taps.
-        let stride = reach >= 3 ? 2 : 1
+        let reach = refineReach(W, w)
+        let stride = refineStride(reach)
         let plane = W * H
         let c = Shared(colour)
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
+        let cache = nearness.buffer.map { Shared($0.base) }
+        let (rowGroups, taps) = (nearness.rowGroups, nearness.taps)
+        defer { withExtendedLifetime(nearness) {} }
         return input.withUnsafeBufferPointer { inputBuffer in
             let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
             return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
@@ -633,6 +639,8 @@ package enum DisparityUpsampler {
                         // The pixel itself always counts (near = 1), so weights > 0.
                         return finish(x, sum: sum, weights: weights, lean: lean)
                     }
+                    // This row's next slot in the cache.
+                    var slot = rowGroups[y] * taps
                     var x = 0
                     while x < W {
                         let n = min(8, W - x)
@@ -661,10 +669,17 @@ package enum DisparityUpsampler {
                                 let wy = Float(reach + 1 - abs(yy - y))
                                 for dx in Swift.stride(from: -reach, through: reach, by: stride) {
                                     let q = yy * W + x + dx
-                                    let dr = load8(red + q) - own.0
-                                    let dg = load8(green + q) - own.1
-                                    let db = load8(blue + q) - own.2
-                                    let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    let near: SIMD8<Float>
+                                    if recorded, let cache {
+                                        near = cache.p[slot]
+                                    } else {
+                                        let dr = load8(red + q) - own.0
+                                        let dg = load8(green + q) - own.1
+                                        let db = load8(blue + q) - own.2
+                                        near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                        cache?.p[slot] = near
+                                    }
+                                    slot += 1
                                     // No lane's colour is close: the tap adds nothing (see above). A NaN
                                     // lane counts as not close, as `near > 0` has it.
                                     if !anyAbove(vmax(SIMD8(), near), 0) { continue }
@@ -676,6 +691,8 @@ package enum DisparityUpsampler {
                                     lean += signed(weight, where: t)
                                 }
                             }
+                            // Slots are a whole window's, whatever the rows clipped.
+                            slot = (slot + taps - 1) / taps * taps
                             for k in 0..<8 {
                                 o.p[k0 + k] =
                                     steps[j * w + cellColumn[x + k]]
@@ -691,6 +708,42 @@ package enum DisparityUpsampler {
             }
         }
     }
+
+    /// The refinement's colour weights, kept from its first pass for its second (the colours are
+    /// the same, only the depths differ): one `SIMD8` a tap of every group of eight pixels that
+    /// `refine` refines at once, `taps` slots a group, the groups of row `y` from
+    /// `rowGroups[y]` on. No buffer when it would exceed `limit` bytes (a map stepping almost
+    /// everywhere): the second pass then computes the weights again.
+    final class NearCache: @unchecked Sendable {
+        static let limit = 128 << 20
+        let rowGroups: [Int]
+        let taps: Int
+        let buffer: RawBuffer<SIMD8<Float>>?
+
+        init(_ steps: [Bool], _ W: Int, _ H: Int, _ w: Int, _ h: Int) {
+            let reach = refineReach(W, w)
+            let perRow = 2 * reach / refineStride(reach) + 1
+            taps = perRow * perRow
+            // The groups refined eight at a time depend on the map row only.
+            let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
+            let perMapRow = (0..<h).map { j in
+                Swift.stride(from: 0, to: W, by: 8).count { x in
+                    x + 8 <= W && x >= reach && x + 7 + reach < W && (x..<(x + 8)).contains { steps[j * w + cellColumn[$0]] }
+                }
+            }
+            var first = [Int](repeating: 0, count: H + 1)
+            for y in 0..<H { first[y + 1] = first[y] + perMapRow[min(h - 1, y * h / H)] }
+            rowGroups = first
+            let bytes = first[H] * taps * MemoryLayout<SIMD8<Float>>.stride
+            buffer = first[H] > 0 && bytes <= Self.limit ? RawBuffer(count: first[H] * taps, zeroed: false) : nil
+        }
+    }
+
+    /// The refinement's window reaches this many pixels either side: one cell's size.
+    static func refineReach(_ W: Int, _ w: Int) -> Int { max(1, Int((Float(W) / Float(w)).rounded())) }
+    /// Every other pixel of the window once a cell is 3 px or more: the tent still spans the
+    /// cell, at a quarter of the taps.
+    static func refineStride(_ reach: Int) -> Int { reach >= 3 ? 2 : 1 }
 
     /// How far beyond its neighbourhood's nearest value (in shares of the neighbourhood's span)
     /// a thin structure's estimated depth must lie before it raises the cell's ceiling: an
