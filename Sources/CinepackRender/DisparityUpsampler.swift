@@ -589,7 +589,8 @@ package enum DisparityUpsampler {
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
         let cache = nearness.buffer.map { Shared($0.base) }
-        let (rowGroups, taps) = (nearness.rowGroups, nearness.taps)
+        let (rowGroups, taps, groups) = (nearness.rowGroups, nearness.taps, nearness.groups)
+        let refinedGroups = Shared(nearness.refined.base)
         defer { withExtendedLifetime(nearness) {} }
         return input.withUnsafeBufferPointer { inputBuffer in
             let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
@@ -644,8 +645,7 @@ package enum DisparityUpsampler {
                     var x = 0
                     while x < W {
                         let n = min(8, W - x)
-                        var refined = false
-                        for k in 0..<n where steps[j * w + cellColumn[x + k]] { refined = true }
+                        let refined = refinedGroups.p[j * groups + x / 8]
                         let k0 = y * W + x
                         if !refined {
                             (o.p + k0).update(from: d.p + k0, count: n)
@@ -709,13 +709,17 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// The refinement's colour weights, kept from its first pass for its second (the colours are
-    /// the same, only the depths differ): one `SIMD8` a tap of every group of eight pixels that
-    /// `refine` refines at once, `taps` slots a group, the groups of row `y` from
-    /// `rowGroups[y]` on. No buffer when it would exceed `limit` bytes (a map stepping almost
-    /// everywhere): the second pass then computes the weights again.
+    /// Which groups of eight pixels the refinement refines (`refined`, a map row's groups from
+    /// `j · groups` on: those whose cell columns step, the same for every picture row of a map
+    /// row), and its colour weights, kept from its first pass for its second (the colours are the
+    /// same, only the depths differ): one `SIMD8` a tap of every group refined eight pixels at
+    /// once, `taps` slots a group, the groups of row `y` from `rowGroups[y]` on. No weight buffer
+    /// when it would exceed `limit` bytes (a map stepping almost everywhere): the second pass then
+    /// computes the weights again.
     final class NearCache: @unchecked Sendable {
         static let limit = 128 << 20
+        let groups: Int
+        let refined: RawBuffer<Bool>
         let rowGroups: [Int]
         let taps: Int
         let buffer: RawBuffer<SIMD8<Float>>?
@@ -724,13 +728,18 @@ package enum DisparityUpsampler {
             let reach = refineReach(W, w)
             let perRow = 2 * reach / refineStride(reach) + 1
             taps = perRow * perRow
-            // The groups refined eight at a time depend on the map row only.
+            groups = (W + 7) / 8
             let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
-            let perMapRow = (0..<h).map { j in
-                Swift.stride(from: 0, to: W, by: 8).count { x in
-                    x + 8 <= W && x >= reach && x + 7 + reach < W && (x..<(x + 8)).contains { steps[j * w + cellColumn[$0]] }
+            let refined = RawBuffer<Bool>(count: h * groups)
+            var perMapRow = [Int](repeating: 0, count: h)
+            for j in 0..<h {
+                for g in 0..<groups {
+                    let x = 8 * g
+                    refined.base[j * groups + g] = (x..<min(W, x + 8)).contains { steps[j * w + cellColumn[$0]] }
+                    if refined.base[j * groups + g] && x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
                 }
             }
+            self.refined = refined
             var first = [Int](repeating: 0, count: H + 1)
             for y in 0..<H { first[y + 1] = first[y] + perMapRow[min(h - 1, y * h / H)] }
             rowGroups = first
