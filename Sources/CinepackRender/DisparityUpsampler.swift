@@ -54,9 +54,8 @@ package enum DisparityUpsampler {
             let p = map.base
             var clock = PassClock()
             // √colour at picture resolution, one plane a channel, for both the guide and the refinement.
-            let colourBuffer = colourPlanes(g, W, H, threads: threads)
+            let (colourBuffer, guideBuffer, spreadBuffer) = averageGuide(g, W, H, w, h, threads: threads)
             let colour = colourBuffer.base
-            let (guideBuffer, spreadBuffer) = averageGuide(colour, W, H, w, h, threads: threads)
             let (guideLow, spread) = (guideBuffer.base, spreadBuffer.base)
             clock.lap("guide")
             let coefficientBuffer = fit(p, confidence, guideLow, w, h, threads: threads)
@@ -76,8 +75,10 @@ package enum DisparityUpsampler {
             // Twice: the pixels the first pass decides lend their depth one cell further in the
             // second, which moves each pixel `secondPassShare` of the way to its result.
             let steps = stepCells(p, w, h, least: step, threads: threads)
-            let once = refine(guided, layers, ceilings, steps, share: 1, p, colour, W, H, w, h, threads: threads)
-            let result = refine(once, layers, ceilings, steps, share: secondPassShare, p, colour, W, H, w, h, threads: threads)
+            let nearness = NearCache(steps, W, H, w, h)
+            let once = refine(guided, layers, ceilings, steps, share: 1, nearness, recorded: false, p, colour, W, H, w, h, threads: threads)
+            let result = refine(
+                once, layers, ceilings, steps, share: secondPassShare, nearness, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -86,11 +87,14 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// The picture's √colour averaged over the central `footprint` of every cell, three floats a
-    /// cell, and its spread there (the variance summed over the channels), one float a cell.
+    /// The picture's √colour (`colourRow`, one plane a channel), its average over the central
+    /// `footprint` of every cell, three floats a cell, and its spread there (the variance summed
+    /// over the channels), one float a cell. One pass: each row of cells makes the picture rows it
+    /// owns and sums them while they are in cache (rows of its footprint owned by the next row of
+    /// cells are made again in a scratch row, with the same values).
     private static func averageGuide(
-        _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> (RawBuffer<Float>, RawBuffer<Float>) {
+        _ g: UnsafePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) -> (colour: RawBuffer<Float>, guide: RawBuffer<Float>, spread: RawBuffer<Float>) {
         @Sendable func span(_ i: Int, _ cells: Int, _ pixels: Int) -> Range<Int> {
             let size = Float(pixels) / Float(cells)
             let centre = (Float(i) + 0.5) * size
@@ -98,23 +102,35 @@ package enum DisparityUpsampler {
             let a = min(pixels - 1, max(0, Int((centre - half).rounded(.down))))
             return a..<max(a + 1, min(pixels, Int((centre + half).rounded(.up))))
         }
+        let plane = W * H
+        let colour = RawBuffer<Float>(count: 3 * plane, zeroed: false)
         let out = RawBuffer<Float>(count: w * h * 3, zeroed: false)
         let spread = RawBuffer<Float>(count: w * h, zeroed: false)
         let o = Shared(out.base)
         let v = Shared(spread.base)
-        let planes = Shared(colour)
+        let planes = Shared(colour.base)
+        let source = Shared(UnsafeMutablePointer(mutating: g))
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
+            // Every picture row is made into the planes by exactly one row of cells.
+            let owned = (j * H / h)..<((j + 1) * H / h)
             // The rows' √colour summed column by column (one plane a channel), then each cell's
             // columns.
-            let buffers = (sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8))
+            let buffers = (
+                sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8),
+                scratch: RawBuffer<Float>(count: W * 3, zeroed: false)
+            )
             defer { withExtendedLifetime(buffers) {} }
             let (sums, squares) = (buffers.sums.base, buffers.squares.base)
-            for y in rows {
+            for y in min(rows.lowerBound, owned.lowerBound)..<max(rows.upperBound, owned.upperBound) {
+                let target = owned.contains(y) ? planes.p + y * W : buffers.scratch.base
+                let stride = owned.contains(y) ? plane : W
+                colourRow(source.p + y * W * 3, W, into: target, stride: stride)
+                guard rows.contains(y) else { continue }
                 for channel in 0..<3 {
-                    let row = planes.p + channel * W * H + y * W
+                    let row = target + channel * stride
                     let (sum, square) = (sums + channel * W, squares + channel * W)
                     var k = 0
                     while k + 8 <= W {
@@ -145,7 +161,7 @@ package enum DisparityUpsampler {
                 v.p[j * w + i] = max(0, (q / n - s * s).sum())
             }
         }
-        return (out, spread)
+        return (colour, out, spread)
     }
 
     /// The two depth layers of a cell's 3 × 3 neighbourhood: the nearest and farthest map values
@@ -252,32 +268,26 @@ package enum DisparityUpsampler {
     static let separationFloor: Float = 1.5
     static let separationSpan: Float = 3
 
-    /// √ of the picture's linear light (negatives count as 0), one plane a channel: the guide
-    /// averages it per cell, and the refinement reads it (2·reach + 1)² times per refined pixel,
-    /// eight neighbouring pixels at once.
-    private static func colourPlanes(_ g: UnsafePointer<Float>, _ W: Int, _ H: Int, threads: Int?) -> RawBuffer<Float> {
-        let plane = W * H
-        let out = RawBuffer<Float>(count: 3 * plane, zeroed: false)
-        let source = Shared(UnsafeMutablePointer(mutating: g))
-        let c = Shared(out.base)
-        parallelFor(H, threads: threads) { y in
-            let row = source.p + y * W * 3
-            let (r, gr, b) = (c.p + y * W, c.p + plane + y * W, c.p + 2 * plane + y * W)
-            var x = 0
-            while x + 8 <= W {
-                store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
-                store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
-                store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
-                x += 8
-            }
-            while x < W {
-                r[x] = max(row[3 * x], 0).squareRoot()
-                gr[x] = max(row[3 * x + 1], 0).squareRoot()
-                b[x] = max(row[3 * x + 2], 0).squareRoot()
-                x += 1
-            }
+    /// One row of √ of the picture's linear light (negatives count as 0), its channels `stride`
+    /// apart (one plane a channel): the guide averages it per cell, and the refinement reads it
+    /// (2·reach + 1)² times per refined pixel, eight neighbouring pixels at once.
+    @inline(__always) private static func colourRow(
+        _ row: UnsafePointer<Float>, _ W: Int, into r: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        let (gr, b) = (r + stride, r + 2 * stride)
+        var x = 0
+        while x + 8 <= W {
+            store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
+            store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
+            store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
+            x += 8
         }
-        return out
+        while x < W {
+            r[x] = max(row[3 * x], 0).squareRoot()
+            gr[x] = max(row[3 * x + 1], 0).squareRoot()
+            b[x] = max(row[3 * x + 2], 0).squareRoot()
+            x += 1
+        }
     }
 
     /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
@@ -355,8 +365,9 @@ package enum DisparityUpsampler {
     }
 
     /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
-    /// `row` one cell row at a time; bands of rows in parallel.
-    private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
+    /// `row` one cell row at a time; bands of rows in parallel. Inlined so that each use is
+    /// specialised to its element type and closures (generic, it costs a call per cell and lane).
+    @inline(__always) private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
         _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
     ) where V.Scalar == Float {
         let bandRows = 16
@@ -395,7 +406,7 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// Each picture pixel: the bilinear model applied to its √colour (`colourPlanes`), clamped to the range of the
+    /// Each picture pixel: the bilinear model applied to its √colour (`colourRow`), clamped to the range of the
     /// 2 × 2 map values around it. Separable: the map rows a band needs are first interpolated to
     /// picture columns (coefficients and range as six planes), then each picture row blends two of
     /// them eight pixels at a time.
@@ -539,6 +550,14 @@ package enum DisparityUpsampler {
     /// would carry a depth too far where three layers meet.
     static let secondPassShare: Float = 0.75
 
+    /// `weight` where `t > 0`, else `−weight`, lane by lane (written out: the standard library's
+    /// `replacing(with:where:)` is a call per use in the refinement's inner loop).
+    @inline(__always) private static func signed(_ weight: SIMD8<Float>, where t: SIMD8<Float>) -> SIMD8<Float> {
+        var r = weight
+        for i in 0..<8 { r[i] = t[i] > 0 ? weight[i] : -weight[i] }
+        return r
+    }
+
     /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
     /// steps (the cell's 3 × 3 neighbourhood spans more than `least`). Each pixel takes the mean
     /// of the depths within one cell's size around it (tent in x and y), each weighted by how
@@ -550,24 +569,29 @@ package enum DisparityUpsampler {
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
     /// (raised to their ceilings), then moved `share` of the way from the input to that result.
+    ///
+    /// `nearness`, when it holds a buffer, keeps the colour weight of every tap of the groups of
+    /// eight pixels refined at once: written by the first pass, read by the second (`recorded`).
     private static func refine(
         _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
-        share: Float, _ p: UnsafeMutablePointer<Float>,
+        share: Float, _ nearness: NearCache, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
         let cols = (0..<W).map { bilinearCells($0, W, w) }
         // The map column of every picture column (the cell whose layer model a pixel uses).
         let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
         let map = Shared(p)
-        let reach = max(1, Int((Float(W) / Float(w)).rounded()))
-        // Every other pixel of the window once a cell is 3 px or more: the tent still spans the
-        // cell, at a quarter of the taps.
-        let stride = reach >= 3 ? 2 : 1
+        let reach = refineReach(W, w)
+        let stride = refineStride(reach)
         let plane = W * H
         let c = Shared(colour)
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
+        let cache = nearness.buffer.map { Shared($0.base) }
+        let (rowGroups, taps, groups) = (nearness.rowGroups, nearness.taps, nearness.groups)
+        let refinedGroups = Shared(nearness.refined.base)
+        defer { withExtendedLifetime(nearness) {} }
         return input.withUnsafeBufferPointer { inputBuffer in
             let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
             return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
@@ -616,11 +640,12 @@ package enum DisparityUpsampler {
                         // The pixel itself always counts (near = 1), so weights > 0.
                         return finish(x, sum: sum, weights: weights, lean: lean)
                     }
+                    // This row's next slot in the cache.
+                    var slot = rowGroups[y] * taps
                     var x = 0
                     while x < W {
                         let n = min(8, W - x)
-                        var refined = false
-                        for k in 0..<n where steps[j * w + cellColumn[x + k]] { refined = true }
+                        let refined = refinedGroups.p[j * groups + x / 8]
                         let k0 = y * W + x
                         if !refined {
                             (o.p + k0).update(from: d.p + k0, count: n)
@@ -644,20 +669,30 @@ package enum DisparityUpsampler {
                                 let wy = Float(reach + 1 - abs(yy - y))
                                 for dx in Swift.stride(from: -reach, through: reach, by: stride) {
                                     let q = yy * W + x + dx
-                                    let dr = load8(red + q) - own.0
-                                    let dg = load8(green + q) - own.1
-                                    let db = load8(blue + q) - own.2
-                                    let near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                    // No lane's colour is close: the tap adds nothing (see above).
-                                    if !any(near .> 0) { continue }
+                                    let near: SIMD8<Float>
+                                    if recorded, let cache {
+                                        near = cache.p[slot]
+                                    } else {
+                                        let dr = load8(red + q) - own.0
+                                        let dg = load8(green + q) - own.1
+                                        let db = load8(blue + q) - own.2
+                                        near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                        cache?.p[slot] = near
+                                    }
+                                    slot += 1
+                                    // No lane's colour is close: the tap adds nothing (see above). A NaN
+                                    // lane counts as not close, as `near > 0` has it.
+                                    if !anyAbove(vmax(SIMD8(), near), 0) { continue }
                                     let depth = load8(d.p + q)
                                     let t = (depth - low) * toT - 1
                                     let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
                                     sum += weight * depth
                                     weights += weight
-                                    lean += weight.replacing(with: -weight, where: .!(t .> 0))
+                                    lean += signed(weight, where: t)
                                 }
                             }
+                            // Slots are a whole window's, whatever the rows clipped.
+                            slot = (slot + taps - 1) / taps * taps
                             for k in 0..<8 {
                                 o.p[k0 + k] =
                                     steps[j * w + cellColumn[x + k]]
@@ -673,6 +708,51 @@ package enum DisparityUpsampler {
             }
         }
     }
+
+    /// Which groups of eight pixels the refinement refines (`refined`, a map row's groups from
+    /// `j · groups` on: those whose cell columns step, the same for every picture row of a map
+    /// row), and its colour weights, kept from its first pass for its second (the colours are the
+    /// same, only the depths differ): one `SIMD8` a tap of every group refined eight pixels at
+    /// once, `taps` slots a group, the groups of row `y` from `rowGroups[y]` on. No weight buffer
+    /// when it would exceed `limit` bytes (a map stepping almost everywhere): the second pass then
+    /// computes the weights again.
+    final class NearCache: @unchecked Sendable {
+        static let limit = 128 << 20
+        let groups: Int
+        let refined: RawBuffer<Bool>
+        let rowGroups: [Int]
+        let taps: Int
+        let buffer: RawBuffer<SIMD8<Float>>?
+
+        init(_ steps: [Bool], _ W: Int, _ H: Int, _ w: Int, _ h: Int) {
+            let reach = refineReach(W, w)
+            let perRow = 2 * reach / refineStride(reach) + 1
+            taps = perRow * perRow
+            groups = (W + 7) / 8
+            let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
+            let refined = RawBuffer<Bool>(count: h * groups)
+            var perMapRow = [Int](repeating: 0, count: h)
+            for j in 0..<h {
+                for g in 0..<groups {
+                    let x = 8 * g
+                    refined.base[j * groups + g] = (x..<min(W, x + 8)).contains { steps[j * w + cellColumn[$0]] }
+                    if refined.base[j * groups + g] && x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
+                }
+            }
+            self.refined = refined
+            var first = [Int](repeating: 0, count: H + 1)
+            for y in 0..<H { first[y + 1] = first[y] + perMapRow[min(h - 1, y * h / H)] }
+            rowGroups = first
+            let bytes = first[H] * taps * MemoryLayout<SIMD8<Float>>.stride
+            buffer = first[H] > 0 && bytes <= Self.limit ? RawBuffer(count: first[H] * taps, zeroed: false) : nil
+        }
+    }
+
+    /// The refinement's window reaches this many pixels either side: one cell's size.
+    static func refineReach(_ W: Int, _ w: Int) -> Int { max(1, Int((Float(W) / Float(w)).rounded())) }
+    /// Every other pixel of the window once a cell is 3 px or more: the tent still spans the
+    /// cell, at a quarter of the taps.
+    static func refineStride(_ reach: Int) -> Int { reach >= 3 ? 2 : 1 }
 
     /// How far beyond its neighbourhood's nearest value (in shares of the neighbourhood's span)
     /// a thin structure's estimated depth must lie before it raises the cell's ceiling: an
