@@ -880,10 +880,8 @@ package enum DisparityUpsampler {
         _ p: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, _ j: Int, least: Float, into out: UnsafeMutablePointer<Bool>
     ) {
         let rows = max(0, j - 1)...min(h - 1, j + 1)
-        let my = Float(rows.lowerBound + rows.upperBound) / 2
         for i in 0..<w {
             let columns = max(0, i - 1)...min(w - 1, i + 1)
-            let mx = Float(columns.lowerBound + columns.upperBound) / 2
             var (low, high) = (Float.infinity, -Float.infinity)
             for y in rows {
                 for x in columns {
@@ -894,28 +892,7 @@ package enum DisparityUpsampler {
             let span = high - low
             // Most cells lie on a flat or gently sloping map: no plane to fit.
             guard span > least && span.isFinite else { continue }
-            var (sum, sx, sy, xx, yy): (Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0)
-            for y in rows {
-                for x in columns {
-                    let v = p[y * w + x]
-                    let dx = Float(x) - mx
-                    let dy = Float(y) - my
-                    sum += v
-                    sx += v * dx
-                    sy += v * dy
-                    xx += dx * dx
-                    yy += dy * dy
-                }
-            }
-            let mean = sum / Float(rows.count * columns.count)
-            let gx = xx > 0 ? sx / xx : 0
-            let gy = yy > 0 ? sy / yy : 0
-            var residual: Float = 0
-            for y in rows {
-                for x in columns {
-                    residual = max(residual, abs(p[y * w + x] - mean - gx * (Float(x) - mx) - gy * (Float(y) - my)))
-                }
-            }
+            let residual = MapPlaneFit.residual(p, width: w, rows: rows, columns: columns)
             out[j * w + i] = residual > 0.25 * span
         }
     }
