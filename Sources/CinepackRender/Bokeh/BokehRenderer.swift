@@ -26,7 +26,8 @@ public struct BokehRenderer: Sendable {
     public var threads: Int?
     /// The aperture's shape and the highlight rebuild (spec/render.md §5); the default is round.
     public var look = LensLook() {
-        didSet { if look != oldValue { aperture = ApertureTaps.make(look) } }
+        // The tap tables (cat's-eye zones included) are costly to build: only a new shape rebuilds them.
+        didSet { if look.apertureShape != oldValue.apertureShape { aperture = ApertureTaps.make(look) } }
     }
     var aperture = ApertureTaps.circle
     /// Working buffers kept between frames (one renderer for a whole clip avoids reallocating
@@ -47,7 +48,8 @@ public struct BokehRenderer: Sendable {
             && (disparity.width != picture.width || disparity.height != picture.height)
         {
             // Preview needs each pixel's disparity only near depth steps close to the focus (spec/render.md §3).
-            return PreviewRenderer(renderer: self).render(picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
+            let (picture, renderer) = rebuildingHighlights(picture)
+            return PreviewRenderer(renderer: renderer).render(picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
         }
         var clock = PassClock()
         let full: [Float]
@@ -69,10 +71,7 @@ public struct BokehRenderer: Sendable {
             "the disparity map must have one value per picture pixel")
         guard picture.width > 0, picture.height > 0 else { return picture }
         if look.rebuildsHighlights {
-            var rebuilt = picture
-            look.rebuildHighlights(&rebuilt)
-            var plain = self
-            plain.look.highlightThreshold = nil
+            let (rebuilt, plain) = rebuildingHighlights(picture)
             return plain.render(
                 picture: rebuilt, fullResolutionDisparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
         }
@@ -98,5 +97,17 @@ public struct BokehRenderer: Sendable {
         clock.lap("matte composite")
         clock.report()
         return image
+    }
+
+    /// The picture with its clipped highlights rebuilt as the look asks (spec/render.md §5), and
+    /// the renderer to blur it with, which rebuilds nothing more (the picture and itself when the
+    /// look rebuilds nothing).
+    private func rebuildingHighlights(_ picture: LinearImage) -> (LinearImage, BokehRenderer) {
+        guard look.rebuildsHighlights else { return (picture, self) }
+        var rebuilt = picture
+        look.rebuildHighlights(&rebuilt)
+        var plain = self
+        plain.look.highlightThreshold = nil
+        return (rebuilt, plain)
     }
 }

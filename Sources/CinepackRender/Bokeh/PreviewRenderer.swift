@@ -28,15 +28,9 @@ struct PreviewRenderer {
     /// With a disparity map of another size than the picture's: the reduced render takes the map
     /// resampled to its cells, the combine each pixel's disparity from those cells, guided by the
     /// picture where it decides the result (`PreviewEdgeDisparity`).
+    /// Highlights are rebuilt by the caller (`BokehRenderer`).
     func render(picture: LinearImage, map: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
-        if renderer.look.rebuildsHighlights {
-            var rebuilt = picture
-            renderer.look.rebuildHighlights(&rebuilt)
-            var plain = renderer
-            plain.look.highlightThreshold = nil
-            return PreviewRenderer(renderer: plain).render(picture: rebuilt, map: map, focusDisparity: focusDisparity, lens: lens)
-        }
-        return render(picture: picture, disparity: .map(map), focusDisparity: focusDisparity, lens: lens)
+        render(picture: picture, disparity: .map(map), focusDisparity: focusDisparity, lens: lens)
     }
 
     /// Where the disparity comes from.

@@ -46,6 +46,14 @@ public struct LensLook: Sendable, Equatable {
     /// True when highlights are rebuilt.
     public var rebuildsHighlights: Bool { highlightThreshold != nil && highlightGain != 1 }
 
+    /// The look without its highlight rebuild: everything that shapes the aperture's tap tables.
+    var apertureShape: LensLook {
+        var shape = self
+        shape.highlightThreshold = nil
+        shape.highlightGain = 1
+        return shape
+    }
+
     /// The look an EDL's `<aperture>` (or render options) describe, its ranges checked
     /// (spec/edl.md §4); absent values keep the defaults.
     /// A `kernel` path is read as a PNG (`ApertureKernel.load`).
