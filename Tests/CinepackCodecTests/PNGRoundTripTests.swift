@@ -200,6 +200,21 @@ import Testing
         }
     }
 
+    /// Paeth rows whose predictor ties often (samples from a handful of values, so |b − c|,
+    /// |a − c| and |a + b − 2c| are often equal): the decoder's whole-pixel Paeth for RGB and
+    /// RGBA must pick as the spec's order does (a, then b, then c). The encoder's Paeth bytes
+    /// are checked against the spec's formulas in `filteredBytesMatchSpecFormulas`.
+    @Test(arguments: [PixelLayout.rgb, .rgba])
+    func paethTiesDecodeAsTheSpecOrders(layout: PixelLayout) throws {
+        var random = SeededGenerator(seed: 9)
+        let levels: [UInt8] = [0, 1, 2, 3, 128, 254, 255]
+        for (w, h) in [(1, 3), (2, 2), (31, 17), (64, 9)] {
+            let samples = (0..<(w * h * layout.channels)).map { _ in levels[Int(random.next() % UInt64(levels.count))] }
+            let image = try PixelImage(width: w, height: h, layout: layout, samples: samples)
+            #expect(try PNGDecoder.decode(try PNGEncoder.encode(image, filter: .paeth)) == image, "\(layout) \(w)x\(h)")
+        }
+    }
+
     @Test func encoderRejectsBadLevel() throws {
         let image = try PixelImage(width: 1, height: 1, layout: .gray, bitDepth: 8)
         #expect(throws: PNGError.self) { try PNGEncoder.encode(image, compressionLevel: 10) }
