@@ -34,6 +34,14 @@ struct PreviewUpsampler: @unchecked Sendable {
         static let count = allCases.count
     }
 
+    /// Consecutive output columns that take the same two cells, `left` and `right`.
+    private struct ColumnRun {
+        let start: Int32
+        var count: Int32
+        let left: Int32
+        let right: Int32
+    }
+
     /// Cell coordinate of output pixel `x`: the two cells around it and the fraction towards the
     /// second.
     private func position(_ x: Int, count: Int) -> (Int, Int, Float, Float) { Self.position(x, count: count, factor: factor) }
@@ -58,18 +66,31 @@ struct PreviewUpsampler: @unchecked Sendable {
         defer { withExtendedLifetime((columnsBuffer, cellOfBuffer)) {} }
         let columns = columnsBuffer.base
         let cellOf = cellOfBuffer.base
+        // Runs of up to four columns that take the same two cells (at most one a column).
+        let runsBuffer = RawBuffer<ColumnRun>(count: W, zeroed: false)
+        defer { withExtendedLifetime(runsBuffer) {} }
+        var runCount = 0
         for x in 0..<W {
             let (i0, i1, fx, u) = position(x, count: cells)
             cellOf[x] = (Int32(i0), Int32(i1))
             columns[x] = fx
             columns[stride + x] = (u - Float(i0)) * (u - Float(i0)) * f * f
             columns[2 * stride + x] = (u - Float(i1)) * (u - Float(i1)) * f * f
+            let last = runsBuffer.base + runCount - 1
+            if runCount > 0, last.pointee.left == i0, last.pointee.right == i1, last.pointee.count < 4 {
+                last.pointee.count += 1
+            } else {
+                (runsBuffer.base + runCount).initialize(to: ColumnRun(start: Int32(x), count: 1, left: Int32(i0), right: Int32(i1)))
+                runCount += 1
+            }
         }
         let bandRows = 8 * factor
         let values = [Float](unsafeUninitializedCapacity: W * H * 3) { buffer, initialized in
             let out = Shared(buffer.baseAddress!)
             let cols = Shared(columns)
             let pairs = Shared(cellOf)
+            let runStarts = Shared(runsBuffer.base)
+            let runCount = runCount
             parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
                 let y0 = band * bandRows
                 let y1 = min(H, y0 + bandRows)
@@ -80,7 +101,9 @@ struct PreviewUpsampler: @unchecked Sendable {
                 defer { withExtendedLifetime(rowsBuffer) {} }
                 let buffer = rowsBuffer.base
                 for j in first...last {
-                    expand(row: j, into: buffer + (j - first) * RowPlane.count * stride, stride: stride, pairs: pairs.p, fractions: cols.p)
+                    expand(
+                        row: j, into: buffer + (j - first) * RowPlane.count * stride, stride: stride,
+                        runs: UnsafeBufferPointer(start: runStarts.p, count: runCount), fractions: cols.p)
                 }
                 // Distances from every output column to its left and right cells' centres, one
                 // pair of rows per vertical offset: the square roots are the combine's costliest
@@ -122,42 +145,53 @@ struct PreviewUpsampler: @unchecked Sendable {
         return LinearImage(width: W, height: H, values: values)
     }
 
-    /// Cell row `j` spread over the output columns (`RowPlane`).
+    /// Cell row `j` spread over the output columns (`RowPlane`), a run of columns that take the
+    /// same two cells at a time: their values and radii are read once, and a run of four (every
+    /// run inside the picture at factor 4) is written as one vector per plane, the same
+    /// arithmetic lane by lane.
     private func expand(
-        row j: Int, into target: UnsafeMutablePointer<Float>, stride: Int, pairs: UnsafeMutablePointer<(Int32, Int32)>,
+        row j: Int, into target: UnsafeMutablePointer<Float>, stride: Int, runs: UnsafeBufferPointer<ColumnRun>,
         fractions: UnsafeMutablePointer<Float>
     ) {
         let plane = cells * rows
         let base = j * cells
-        for x in 0..<width {
-            let (a, b) = pairs[x]
-            let i0 = base + Int(a)
-            let i1 = base + Int(b)
-            let fx = fractions[x]
-            @inline(__always) func put(_ plane: RowPlane, _ v: Float) { target[plane.rawValue * stride + x] = v }
+        let guided = edges.map { $0.rowHasBlocks[j] } ?? false
+        for run in runs {
+            let i0 = base + Int(run.left)
+            let i1 = base + Int(run.right)
+            let x0 = Int(run.start)
+            let count = Int(run.count)
             @inline(__always) func layer(_ l: PreviewLayer, _ i: Int) -> Float { layers[l.rawValue * plane + i] }
-            @inline(__always) func interpolate(_ row: RowPlane, _ l: PreviewLayer) {
-                let v = layer(l, i0)
-                put(row, v + fx * (layer(l, i1) - v))
+            // A plane interpolated from the left cell's value to the right one's.
+            @inline(__always) func interpolate(_ row: RowPlane, _ v0: Float, _ v1: Float) {
+                let q = target + row.rawValue * stride + x0
+                if count == 4 {
+                    store4(q, SIMD4(repeating: v0) + load4(fractions + x0) * SIMD4(repeating: v1 - v0))
+                } else {
+                    for k in 0..<count { q[k] = v0 + fractions[x0 + k] * (v1 - v0) }
+                }
             }
-            interpolate(.nearRed, .nearRed)
-            interpolate(.nearGreen, .nearGreen)
-            interpolate(.nearBlue, .nearBlue)
-            interpolate(.nearCoverage, .nearCoverage)
-            put(.leftRed, layer(.behindRed, i0))
-            put(.leftGreen, layer(.behindGreen, i0))
-            put(.leftBlue, layer(.behindBlue, i0))
-            put(.rightRed, layer(.behindRed, i1))
-            put(.rightGreen, layer(.behindGreen, i1))
-            put(.rightBlue, layer(.behindBlue, i1))
+            // A plane that holds one value across the run.
+            @inline(__always) func fill(_ row: RowPlane, _ v: Float) {
+                let q = target + row.rawValue * stride + x0
+                if count == 4 { store4(q, SIMD4(repeating: v)) } else { q.update(repeating: v, count: count) }
+            }
+            interpolate(.nearRed, layer(.nearRed, i0), layer(.nearRed, i1))
+            interpolate(.nearGreen, layer(.nearGreen, i0), layer(.nearGreen, i1))
+            interpolate(.nearBlue, layer(.nearBlue, i0), layer(.nearBlue, i1))
+            interpolate(.nearCoverage, layer(.nearCoverage, i0), layer(.nearCoverage, i1))
+            fill(.leftRed, layer(.behindRed, i0))
+            fill(.leftGreen, layer(.behindGreen, i0))
+            fill(.leftBlue, layer(.behindBlue, i0))
+            fill(.rightRed, layer(.behindRed, i1))
+            fill(.rightGreen, layer(.behindGreen, i1))
+            fill(.rightBlue, layer(.behindBlue, i1))
             let (d0, d1) = (cellDisparity[i0], cellDisparity[i1])
-            put(.leftRadius, abs(radius.signed(d0)))
-            put(.rightRadius, abs(radius.signed(d1)))
-            put(.disparity, d0 + fx * (d1 - d0))
-        }
-        // Whether each column's block has pixels that leave interpolation, in rows that have any.
-        if let edges, edges.rowHasBlocks[j] {
-            for x in 0..<width { target[RowPlane.guided.rawValue * stride + x] = edges.slots[base + Int(pairs[x].0)] >= 0 ? 1 : 0 }
+            fill(.leftRadius, abs(radius.signed(d0)))
+            fill(.rightRadius, abs(radius.signed(d1)))
+            interpolate(.disparity, d0, d1)
+            // Whether the run's block has pixels that leave interpolation, in rows that have any.
+            if let edges, guided { fill(.guided, edges.slots[i0] >= 0 ? 1 : 0) }
         }
         for c in 0..<RowPlane.count { (target + c * stride + width).update(repeating: 0, count: 8) }
     }
