@@ -5,7 +5,7 @@ import CinepackFormat
 ///
 /// - `peaking`: picture edges inside the depth of field (blur circle under one output pixel
 ///   across) painted pure green: what is sharp in the render;
-/// - `disparity`: the disparity the renderer used (upsampled to the picture), in false colour over
+/// - `disparity`: the disparity the renderer used (at the picture's size), in false colour over
 ///   the movie's disparity range (near warm, far cool), half over the render;
 /// - `matte`: the near field (in front of the depth of field) tinted red, the depth of field green,
 ///   the far field blue, half over the render.
@@ -39,55 +39,72 @@ public enum FocusOverlay: String, Sendable, CaseIterable {
     ) -> PixelImage {
         let width = picture.width, height = picture.height
         precondition(disparity.count == width * height, "one disparity per picture pixel")
-        // Work in 0…1 per channel; written back at the picture's bit depth (as RGB).
-        let scale = Float(picture.maxValue)
-        var rgb = [Float](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                for c in 0..<3 {
-                    rgb[(y * width + x) * 3 + c] = Float(picture.sample(x: x, y: y, channel: min(c, picture.channels - 1))) / scale
-                }
-            }
+        switch picture.storage {
+        case .uint8(let samples):
+            let out = draw(samples, channels: picture.channels, width: width, height: height, disparity, focus, lens, range)
+            // The size and layout always match, so this cannot fail.
+            return try! PixelImage(width: width, height: height, layout: .rgb, samples: out)
+        case .uint16(let samples):
+            let out = draw(samples, channels: picture.channels, width: width, height: height, disparity, focus, lens, range)
+            return try! PixelImage(width: width, height: height, layout: .rgb, samples: out)
         }
-        var out = rgb
-        func blend(_ p: Int, _ colour: SIMD3<Float>) {
-            for c in 0..<3 { out[p * 3 + c] = rgb[p * 3 + c] * (1 - Self.opacity) + colour[c] * Self.opacity }
+    }
+
+    /// The overlay over RGB(A) or grey `samples`, as RGB samples of the same depth. Values are
+    /// 0…1 per channel where the overlay mixes colours; pixels it leaves alone keep their samples.
+    private func draw<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ samples: [Sample], channels: Int, width: Int, height: Int, _ disparity: [Float], _ focus: Float, _ lens: LensModel,
+        _ range: DisparityQuantization
+    ) -> [Sample] {
+        let scale = Float(Sample.max)
+        let count = width * height
+        var out = [Sample](repeating: 0, count: count * 3)
+        for p in 0..<count {
+            for c in 0..<3 { out[p * 3 + c] = samples[p * channels + min(c, channels - 1)] }
+        }
+        @inline(__always) func value(_ p: Int, _ c: Int) -> Float { Float(samples[p * channels + min(c, channels - 1)]) / scale }
+        // A sample mixed with an overlay colour channel of 8 bits (k / 255).
+        @inline(__always) func mixed(_ v: Float, _ k: UInt8) -> Sample {
+            Sample(((v * (1 - Self.opacity) + Float(k) / 255 * Self.opacity) * scale).rounded())
+        }
+        // 8-bit pictures take every mix from a table: 256 × 256 values instead of three per pixel.
+        let table: [UInt8] =
+            Sample.bitWidth == 8 ? (0..<(256 * 256)).map { i in UInt8(mixed(Float(i % 256) / scale, UInt8(i / 256))) } : []
+        func blend(_ p: Int, _ colour: SIMD3<UInt8>) {
+            for c in 0..<3 {
+                let sample = samples[p * channels + min(c, channels - 1)]
+                out[p * 3 + c] = table.isEmpty ? mixed(value(p, c), colour[c]) : Sample(table[Int(colour[c]) << 8 | Int(sample)])
+            }
         }
         switch self {
         case .disparity:
             let span = range.maximum - range.minimum
-            for p in 0..<(width * height) where !disparity[p].isNaN {
+            for p in 0..<count where !disparity[p].isNaN {
                 let (r, g, b) = FalseColour.colour(span > 0 ? (disparity[p] - range.minimum) / span : 0.5)
-                blend(p, SIMD3(Float(r), Float(g), Float(b)) / 255)
+                blend(p, SIMD3(r, g, b))
             }
         case .matte:
-            for p in 0..<(width * height) {
+            for p in 0..<count {
                 switch Self.zone(disparity: disparity[p], focus: focus, lens: lens) {
-                case .near: blend(p, SIMD3(1, 0, 0))
-                case .inFocus: blend(p, SIMD3(0, 1, 0))
-                case .far: blend(p, SIMD3(0, 0, 1))
+                case .near: blend(p, SIMD3(255, 0, 0))
+                case .inFocus: blend(p, SIMD3(0, 255, 0))
+                case .far: blend(p, SIMD3(0, 0, 255))
                 }
             }
         case .peaking:
-            func luma(_ x: Int, _ y: Int) -> Float {
-                let p = (min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)) * 3
-                return 0.2126 * rgb[p] + 0.7152 * rgb[p + 1] + 0.0722 * rgb[p + 2]
-            }
+            let lumas = (0..<count).map { p in 0.2126 * value(p, 0) + 0.7152 * value(p, 1) + 0.0722 * value(p, 2) }
+            func luma(_ x: Int, _ y: Int) -> Float { lumas[min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)] }
             for y in 0..<height {
                 for x in 0..<width where Self.zone(disparity: disparity[y * width + x], focus: focus, lens: lens) == .inFocus {
                     let gx = (luma(x + 1, y) - luma(x - 1, y)) / 2
                     let gy = (luma(x, y + 1) - luma(x, y - 1)) / 2
                     if (gx * gx + gy * gy).squareRoot() >= Self.peakingThreshold {
                         let p = (y * width + x) * 3
-                        (out[p], out[p + 1], out[p + 2]) = (0, 1, 0)
+                        (out[p], out[p + 1], out[p + 2]) = (0, Sample.max, 0)
                     }
                 }
             }
         }
-        // The size and layout always match, so this cannot fail.
-        if picture.bitDepth == 16 {
-            return try! PixelImage(width: width, height: height, layout: .rgb, samples: out.map { UInt16(($0 * 65535).rounded()) })
-        }
-        return try! PixelImage(width: width, height: height, layout: .rgb, samples: out.map { UInt8(($0 * 255).rounded()) })
+        return out
     }
 }

@@ -235,20 +235,14 @@ public struct RenderPlan: Sendable {
         let frameLens = lens(sourceFrame: n)
         var renderer = renderer
         renderer.look = look  // a no-op when the caller's renderer already has it (the tables are built once)
-        // The overlay is drawn from the map brought to the picture's size; at export that is what
-        // the renderer works from, so it is computed once for both.
-        let full: [Float]? =
-            overlay == nil
-            ? nil
-            : map.width == linear.width && map.height == linear.height
-                ? DisparityUpsampler.filled(map.values, width: map.width, height: map.height)
-                : DisparityUpsampler.upsample(map, guide: linear)
-        var rendered =
-            if let full, renderer.quality == .export {
-                renderer.render(picture: linear, fullResolutionDisparity: full, focusDisparity: focus, lens: frameLens)
-            } else {
-                renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
-            }
+        // The overlay is drawn from the disparity the render worked from (computed once for both).
+        var rendered: LinearImage
+        var full: [Float]? = nil
+        if overlay != nil {
+            (rendered, full) = renderer.renderKeepingDisparity(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+        } else {
+            rendered = renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+        }
         gamut?.apply(to: &rendered)
         let out = light.picture(rendered, bitDepth: outputBitDepth)
         guard let overlay, let full else { return out }

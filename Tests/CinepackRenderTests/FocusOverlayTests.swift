@@ -35,6 +35,17 @@ import Testing
         #expect(rgb(25) == [64, 64, 192])
     }
 
+    /// 16-bit renders keep their depth: grey 32768 half under red is (32768 + 65535) / 2 = 49151.5
+    /// → 49152 and 32768 / 2 = 16384.
+    @Test func matteKeepsSixteenBits() {
+        let picture = try! PixelImage(width: 30, height: 4, layout: .rgb, samples: [UInt16](repeating: 32768, count: 30 * 4 * 3))
+        let out = FocusOverlay.matte.draw(
+            on: picture, disparity: Self.bands().1, focus: Self.focus, lens: Self.lens, range: .init(minimum: 0, maximum: 4))
+        #expect(out.bitDepth == 16)
+        #expect((0..<3).map { out.sample(x: 5, y: 1, channel: $0) } == [49152, 16384, 16384])
+        #expect((0..<3).map { out.sample(x: 25, y: 1, channel: $0) } == [16384, 16384, 49152])
+    }
+
     @Test func disparityIsHalfFalseColour() {
         let (picture, disparity) = Self.bands()
         let out = FocusOverlay.disparity.draw(

@@ -160,14 +160,58 @@ struct PreviewMapEvaluation: Sendable {
         }
     }
 
+    /// The renderer test scene at f/1 with its disparity point-sampled at 1/4 size.
+    static func quarterSizeMap(
+        width w: Int, height h: Int
+    ) -> (scene: (picture: LinearImage, disparity: [Float]), lens: LensModel, map: DisparityMap) {
+        let scene = RendererTestScene.make(width: w, height: h)
+        let (cells, rows) = (w / 4, h / 4)
+        let map = DisparityMap(
+            width: cells, height: rows,
+            values: (0..<(cells * rows)).map { scene.disparity[(($0 / cells) * 4 + 2) * w + ($0 % cells) * 4 + 2] })
+        return (scene, RendererTestScene.lens(width: w, fNumber: 1), map)
+    }
+
+    /// `renderKeepingDisparity` (for focus aids drawn over a render) renders exactly as `render`
+    /// does and gives each pixel's disparity as the render took it: in a preview from the map,
+    /// a cell value where the 2 × 2 cells around the pixel agree, and between the values of
+    /// those cells elsewhere (spec/render.md §3); at export, the map upsampled (§2).
+    @Test func keptDisparityIsWhatTheRenderUsed() {
+        let (w, h) = (160, 120)
+        let (scene, lens, map) = Self.quarterSizeMap(width: w, height: h)
+        let focus = map.values[15 * 40 + 20]
+        let preview = BokehRenderer(quality: .preview)
+        let (image, kept) = preview.renderKeepingDisparity(picture: scene.picture, disparity: map, focusDisparity: focus, lens: lens)
+        #expect(image == preview.render(picture: scene.picture, disparity: map, focusDisparity: focus, lens: lens))
+        #expect(kept.count == w * h)
+        var agreeing = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let (i0, i1, _, _) = PreviewUpsampler.position(x, count: 40, factor: 4)
+                let (j0, j1, _, _) = PreviewUpsampler.position(y, count: 30, factor: 4)
+                let cells = [map.values[j0 * 40 + i0], map.values[j0 * 40 + i1], map.values[j1 * 40 + i0], map.values[j1 * 40 + i1]]
+                let d = kept[y * w + x]
+                if cells.allSatisfy({ $0 == cells[0] }) {
+                    #expect(d == cells[0], "pixel \(x), \(y)")
+                    agreeing += 1
+                } else {
+                    #expect(d >= cells.min()! - 1e-5 && d <= cells.max()! + 1e-5, "pixel \(x), \(y)")
+                }
+            }
+        }
+        #expect(agreeing > w * h / 2)
+
+        let export = BokehRenderer(quality: .export)
+        let (exported, upsampled) = export.renderKeepingDisparity(picture: scene.picture, disparity: map, focusDisparity: focus, lens: lens)
+        #expect(upsampled == DisparityUpsampler.upsample(map, guide: scene.picture))
+        #expect(exported == export.render(picture: scene.picture, fullResolutionDisparity: upsampled, focusDisparity: focus, lens: lens))
+    }
+
     /// During a rack focus from a 1/4-size map, no frame-to-frame change much larger than the
     /// typical one (the guided choice near steps switches on and off smoothly).
     @Test func aRackFocusFromAMapChangesSmoothly() {
         let (w, h) = (160, 120)
-        let scene = RendererTestScene.make(width: w, height: h)
-        let lens = RendererTestScene.lens(width: w, fNumber: 1)
-        let map = DisparityMap(
-            width: 40, height: 30, values: (0..<(40 * 30)).map { scene.disparity[(($0 / 40) * 4 + 2) * w + ($0 % 40) * 4 + 2] })
+        let (scene, lens, map) = Self.quarterSizeMap(width: w, height: h)
         let renderer = BokehRenderer(quality: .preview)
         var previous: LinearImage? = nil
         var steps: [Float] = []

@@ -44,13 +44,34 @@ public struct BokehRenderer: Sendable {
     /// from the map itself (`PreviewRenderer`, spec/render.md §3). `focusDisparity` in
     /// diopters; `lens` gives the f-number, focal length and output width (normally the picture's).
     public func render(picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
-        if quality == .preview && picture.width >= 32 && picture.height >= 32 && disparity.width > 0 && disparity.height > 0
-            && (disparity.width != picture.width || disparity.height != picture.height)
-        {
+        if previewsFromMap(picture, disparity) {
             // Preview needs each pixel's disparity only near depth steps close to the focus (spec/render.md §3).
             let (picture, renderer) = rebuildingHighlights(picture)
             return PreviewRenderer(renderer: renderer).render(picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
         }
+        let full = fullResolution(disparity, guide: picture)
+        return render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens)
+    }
+
+    /// Renders as `render(picture:disparity:focusDisparity:lens:)` does and also gives the
+    /// disparity of every picture pixel the render worked from, for focus aids drawn over it: the
+    /// map brought to the picture's size, or in a preview from the map the preview's own
+    /// (spec/render.md §3), so the aid shows what the render did and costs no second upsampling.
+    public func renderKeepingDisparity(
+        picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel
+    ) -> (image: LinearImage, disparity: [Float]) {
+        if previewsFromMap(picture, disparity) {
+            let (picture, renderer) = rebuildingHighlights(picture)
+            return PreviewRenderer(renderer: renderer).renderKeepingDisparity(
+                picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
+        }
+        let full = fullResolution(disparity, guide: picture)
+        return (render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens), full)
+    }
+
+    /// The map at the picture's size: upsampled edge-aware, guided by the picture
+    /// (`DisparityUpsampler`), or its own values with the holes filled when it is that size.
+    private func fullResolution(_ disparity: DisparityMap, guide picture: LinearImage) -> [Float] {
         var clock = PassClock()
         let full: [Float]
         if disparity.width == picture.width && disparity.height == picture.height {
@@ -60,7 +81,14 @@ public struct BokehRenderer: Sendable {
         }
         clock.lap("disparity \(disparity.width)x\(disparity.height) to picture")
         clock.report()
-        return render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens)
+        return full
+    }
+
+    /// Whether the render of `picture` with `disparity` is a preview straight from the map (the
+    /// map is not the picture's size; spec/render.md §3).
+    func previewsFromMap(_ picture: LinearImage, _ disparity: DisparityMap) -> Bool {
+        quality == .preview && picture.width >= 32 && picture.height >= 32 && disparity.width > 0 && disparity.height > 0
+            && (disparity.width != picture.width || disparity.height != picture.height)
     }
 
     /// The same with a disparity map already at picture resolution (no upsampling). NaN disparity

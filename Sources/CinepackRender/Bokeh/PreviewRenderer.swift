@@ -33,13 +33,31 @@ struct PreviewRenderer {
         render(picture: picture, disparity: .map(map), focusDisparity: focusDisparity, lens: lens)
     }
 
+    /// The same, also giving each pixel's disparity as the combine took it (for focus aids drawn
+    /// over the render: they show what the preview did).
+    func renderKeepingDisparity(
+        picture: LinearImage, map: DisparityMap, focusDisparity: Float, lens: LensModel
+    ) -> (image: LinearImage, disparity: [Float]) {
+        var image: LinearImage?
+        let count = picture.width * picture.height
+        let disparity = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            image = render(
+                picture: picture, disparity: .map(map), focusDisparity: focusDisparity, lens: lens, keptDisparity: buffer.baseAddress!)
+            initialized = count
+        }
+        return (image!, disparity)
+    }
+
     /// Where the disparity comes from.
     private enum Source {
         case pixels(UnsafePointer<Float>)
         case map(DisparityMap)
     }
 
-    private func render(picture: LinearImage, disparity source: Source, focusDisparity: Float, lens: LensModel) -> LinearImage {
+    private func render(
+        picture: LinearImage, disparity source: Source, focusDisparity: Float, lens: LensModel,
+        keptDisparity: UnsafeMutablePointer<Float>? = nil
+    ) -> LinearImage {
         let W = picture.width
         let H = picture.height
         let f = Self.factor(width: W, height: H)
@@ -131,7 +149,7 @@ struct PreviewRenderer {
             let image = PreviewUpsampler(
                 picture: pic.p, disparity: disp?.p, edges: edges, width: W, height: H, layers: layers, cellDisparity: smallDisparity,
                 cells: w, rows: h, factor: f, radius: radius
-            ).run(threads: threads)
+            ).run(threads: threads, pixelDisparity: keptDisparity)
             clock.lap("preview combine")
             clock.report()
             return image

@@ -55,7 +55,9 @@ struct PreviewUpsampler: @unchecked Sendable {
         return (i0, i1, fx, u)
     }
 
-    func run(threads: Int?) -> LinearImage {
+    /// The combined picture; with `pixelDisparity`, each pixel's disparity as the combine took it
+    /// is kept there too (`width × height` values).
+    func run(threads: Int?, pixelDisparity: UnsafeMutablePointer<Float>? = nil) -> LinearImage {
         let W = width
         let H = height
         let stride = W + 8
@@ -87,6 +89,7 @@ struct PreviewUpsampler: @unchecked Sendable {
         let bandRows = 8 * factor
         let values = [Float](unsafeUninitializedCapacity: W * H * 3) { buffer, initialized in
             let out = Shared(buffer.baseAddress!)
+            let kept = pixelDisparity.map { Shared($0) }
             let cols = Shared(columns)
             let pairs = Shared(cellOf)
             let runStarts = Shared(runsBuffer.base)
@@ -134,6 +137,7 @@ struct PreviewUpsampler: @unchecked Sendable {
                             y, edges: edges, block: j0 * cells, top: top, bottom: bottom, fy: fy, stride: stride, pairs: pairs.p,
                             into: rowBuffer.base)
                     }
+                    kept.map { (($0.p + y * W).update(from: rowDisparity, count: W)) }
                     combineRow(
                         y, rowDisparity: rowDisparity, top: top, bottom: bottom, fy: fy,
                         distances: (distances(dyTop * dyTop), distances(dyBottom * dyBottom)), stride: stride,
