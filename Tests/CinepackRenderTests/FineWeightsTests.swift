@@ -2,7 +2,8 @@ import Testing
 
 @testable import CinepackRender
 
-/// The full-resolution gathers' shortcuts must give exactly what the full formulas give.
+/// The full-resolution gathers' shortcuts must give exactly what the full formulas give: the
+/// taps that skip the small-disk kernel, and the eight-lane area lookup.
 @Suite struct FineWeightsTests {
     /// Radii around the kernel's blend (0.7 … 1) and the profile's reach, densely, and beyond.
     static let radii: [Float] =
@@ -35,5 +36,22 @@ import Testing
         }
         #expect(skipped > taps.count / 2)
         if look.anamorphic != 1 { #expect(kept > 0) }
+    }
+
+    /// The eight-lane area lookup equals the scalar one lane for lane, bit for bit, on and between
+    /// the table's steps, at its end (16) and past it.
+    @Test func eightLaneInverseAreaMatchesTheScalar() {
+        let radii: [Float] =
+            (0...1100).map { Float($0) / 64 } + (0..<200).map { Float($0) * 0.173 + 0.01 }
+            + [0, 0.5, 15.999999, 16, 16.000002, 40, 1e20, .infinity].flatMap { [$0, $0.nextUp] }
+        for table in [DiskArea.fine, DiskArea.table, ApertureTaps.make(LensLook(anamorphic: 1.5)).fine] {
+            for start in stride(from: 0, to: radii.count, by: 8) {
+                let lanes = SIMD8<Float>((0..<8).map { radii[min(start + $0, radii.count - 1)] })
+                let v = DiskArea.inverse(lanes, table)
+                for k in 0..<8 {
+                    #expect(v[k].bitPattern == DiskArea.inverse(lanes[k], table).bitPattern, "radius \(lanes[k])")
+                }
+            }
+        }
     }
 }

@@ -181,7 +181,7 @@ extension BokehEngine {
                         if topFar >= 0 {
                             let zone = self.zone(x0, y, cell: 1, count: n, radius: topFar - 0.5)
                             // As at the coarse levels: the unclipped disk on the pixel's side.
-                            let ia = map8(rhoFar) { DiskArea.inverse($0, unclipped) }
+                            let ia = DiskArea.inverse(rhoFar, unclipped)
                             far0 = aperture.within(fineReach(topFar), zone: zone) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
@@ -193,7 +193,7 @@ extension BokehEngine {
                         if topFill >= 0 {
                             let zone = self.zone(x0, y, cell: 1, count: n, radius: topFill - 0.5)
                             let fineArea = aperture.fine(zone)
-                            let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
+                            let ia = DiskArea.inverse(rhoFill0, fineArea)
                             fill0 = aperture.within(fineReach(topFill), zone: zone) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
@@ -336,7 +336,7 @@ extension BokehEngine {
                 let c = fineRadius(a)
                 let mn = vsaturate((-r - 0.25) * 2)
                 // Far samples: the unclipped normalisation; near ones: their cat's-eye zone's.
-                let ia = map8(c) { DiskArea.inverse($0, unclipped) }
+                let ia = DiskArea.inverse(c, unclipped)
                 let q = sy * stride + sx
                 if far {
                     let mf = 1 - mn
@@ -363,7 +363,7 @@ extension BokehEngine {
                     store8(f.nearI + q, ia)
                 } else {
                     let nearArea = aperture.fine(zone(x, y, cell: 1, count: n))
-                    store8(f.nearI + q, map8(c) { DiskArea.inverse($0, nearArea) })
+                    store8(f.nearI + q, DiskArea.inverse(c, nearArea))
                 }
                 if anyAbove(m, 0) {
                     let reach = c + 0.5
