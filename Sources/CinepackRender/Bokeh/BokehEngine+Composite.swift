@@ -151,6 +151,14 @@ extension BokehEngine {
                     }
                 }
                 let sy = y - y0t
+                // Reach of the level-0 near samples in the rows a gather on this row reads (the
+                // same for the row's groups).
+                var reach: Float = 0
+                if needFull {
+                    for yy in (sy + pad - r0)...(sy + pad + r0) {
+                        reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
+                    }
+                }
                 var x0 = x0t
                 while x0 < x1t {
                     let n = min(8, x1t - x0)
@@ -181,7 +189,7 @@ extension BokehEngine {
                         if topFar >= 0 {
                             let zone = self.zone(x0, y, cell: 1, count: n, radius: topFar - 0.5)
                             // As at the coarse levels: the unclipped disk on the pixel's side.
-                            let ia = map8(rhoFar) { DiskArea.inverse($0, unclipped) }
+                            let ia = DiskArea.inverse(rhoFar, unclipped)
                             far0 = aperture.within(fineReach(topFar), zone: zone) {
                                 gatherFar(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFar,
@@ -193,17 +201,13 @@ extension BokehEngine {
                         if topFill >= 0 {
                             let zone = self.zone(x0, y, cell: 1, count: n, radius: topFill - 0.5)
                             let fineArea = aperture.fine(zone)
-                            let ia = map8(rhoFill0) { DiskArea.inverse($0, fineArea) }
+                            let ia = DiskArea.inverse(rhoFill0, fineArea)
                             fill0 = aperture.within(fineReach(topFill), zone: zone) {
                                 gatherFill(
                                     base + idx, planeSize: scratch.planeSize, stride: scratch.stride, taps: $0, rho: rhoFill0,
                                     inverseArea: ia, profile: .fine)
                             }
                             fill0Gathered = true
-                        }
-                        var reach: Float = 0
-                        for yy in (sy + pad - r0)...(sy + pad + r0) {
-                            reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
                         }
                         if reach > 0 {
                             front = aperture.within(fineReach(reach), zone: zone) {
@@ -336,7 +340,7 @@ extension BokehEngine {
                 let c = fineRadius(a)
                 let mn = vsaturate((-r - 0.25) * 2)
                 // Far samples: the unclipped normalisation; near ones: their cat's-eye zone's.
-                let ia = map8(c) { DiskArea.inverse($0, unclipped) }
+                let ia = DiskArea.inverse(c, unclipped)
                 let q = sy * stride + sx
                 if far {
                     let mf = 1 - mn
@@ -363,14 +367,17 @@ extension BokehEngine {
                     store8(f.nearI + q, ia)
                 } else {
                     let nearArea = aperture.fine(zone(x, y, cell: 1, count: n))
-                    store8(f.nearI + q, map8(c) { DiskArea.inverse($0, nearArea) })
+                    store8(f.nearI + q, DiskArea.inverse(c, nearArea))
                 }
                 if anyAbove(m, 0) {
-                    let reach = c + 0.5
-                    for k in 0..<n where m[k] > 0 {
-                        let g = (sy + pad) * 2 + min(1, max(0, (sx + k) / 8))
-                        nearGroupMax[g] = max(nearGroupMax[g], reach[k])
-                    }
+                    // c + 0.5 of the lanes with a near share, per half tile (scratch columns
+                    // before 8, and from 8 on), as mask selects: absent lanes count 0.
+                    let column = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(sx)
+                    let reach = SIMD8<Float>().replacing(with: c + 0.5, where: (m .> 0) .& (column .< Float(sx + n)))
+                    let left = column .< 8
+                    let g = (sy + pad) * 2
+                    nearGroupMax[g] = max(nearGroupMax[g], hmax(SIMD8<Float>().replacing(with: reach, where: left)))
+                    nearGroupMax[g + 1] = max(nearGroupMax[g + 1], hmax(reach.replacing(with: 0, where: left)))
                 }
                 sx += 8
             }

@@ -49,5 +49,32 @@ enum DiskArea {
         return table.p[i] * (1 - t) + table.p[i + 1] * t
     }
 
+    /// The same for eight radii (never NaN), lane for lane the scalar's arithmetic, so the same
+    /// values; only the table reads are done per lane.
+    @inline(always) static func inverse(_ radius: SIMD8<Float>, _ table: Table) -> SIMD8<Float> {
+        let c = vmax(radius, SIMD8(repeating: table.floor))
+        // Radii past the table read its last step; their lanes take the continuous area below.
+        let f = vmin(SIMD8(repeating: limit / step), c * (1 / step))
+        // The scalar's Int(f) is floor(f) here, taken without a trapping conversion: rounded to an
+        // integer at 2^23 (exact), one less where that rounded up; that float's low bits index.
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        let nearest = (f + magic) - magic
+        var whole = nearest
+        for k in 0..<8 { whole[k] = nearest[k] > f[k] ? nearest[k] - 1 : nearest[k] }
+        let t = f - whole
+        let bits = whole + magic
+        @inline(always) func at(_ k: Int) -> Int { Int(bits[k].bitPattern & 0x7F_FFFF) }
+        let p = table.p
+        let low = SIMD8(p[at(0)], p[at(1)], p[at(2)], p[at(3)], p[at(4)], p[at(5)], p[at(6)], p[at(7)])
+        let q = p + 1
+        let high = SIMD8(q[at(0)], q[at(1)], q[at(2)], q[at(3)], q[at(4)], q[at(5)], q[at(6)], q[at(7)])
+        let inside = low * (1 - t) + high * t
+        // 0 for an infinite radius, as the scalar's.
+        let outside = 1 / (Float.pi * (c * c + 1.0 / 12))
+        var v = inside
+        for k in 0..<8 { v[k] = c[k] < limit ? inside[k] : outside[k] }
+        return v
+    }
+
     static func inverse(_ radius: Float) -> Float { inverse(radius, table) }
 }

@@ -51,7 +51,15 @@ func gatherFar(
         let e = vmin(c, rho)
         let w: SIMD8<Float>
         if coverage == .fine {
-            w = fineWeight(e, ring: t.ring, profile: EdgeProfile.fineProfile(e + t.half), inverseArea: vmax(ia, inverseArea))
+            // Profile and area first, the product on each branch: so the optimiser keeps the
+            // profile's lanes vector.
+            let profile = EdgeProfile.fineProfile(e + t.half)
+            let area = vmax(ia, inverseArea)
+            if FineKernel.splineOnly(t) {
+                w = profile * area
+            } else {
+                w = FineKernel(e).weight(ring: t.ring, spline: profile * area)
+            }
         } else {
             w = EdgeProfile.coarseProfile(e + t.half) * vmax(ia, inverseArea)
         }
@@ -74,10 +82,17 @@ func gatherNear(
         let q = p + (Int(t.dy) * stride + Int(t.dx))
         let c = load8(q, .radius, planeSize: ps)
         let ia = load8(q, .inverseArea, planeSize: ps)
-        let w =
-            coverage == .fine
-            ? fineWeight(c, ring: t.ring, profile: EdgeProfile.fineProfile(c + t.half), inverseArea: ia)
-            : EdgeProfile.coarseProfile(c + t.half) * ia
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            let profile = EdgeProfile.fineProfile(c + t.half)
+            if FineKernel.splineOnly(t) {
+                w = profile * ia
+            } else {
+                w = FineKernel(c).weight(ring: t.ring, spline: profile * ia)
+            }
+        } else {
+            w = EdgeProfile.coarseProfile(c + t.half) * ia
+        }
         acc.r += w * load8(q, .red, planeSize: ps)
         acc.g += w * load8(q, .green, planeSize: ps)
         acc.b += w * load8(q, .blue, planeSize: ps)
@@ -96,10 +111,17 @@ func gatherFill(
     var acc = Accum8()
     for t in taps {
         let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let w =
-            coverage == .fine
-            ? fineWeight(rho, ring: t.ring, profile: EdgeProfile.fineProfile(rho + t.half), inverseArea: inverseArea)
-            : EdgeProfile.coarseProfile(rho + t.half) * inverseArea
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            let profile = EdgeProfile.fineProfile(rho + t.half)
+            if FineKernel.splineOnly(t) {
+                w = profile * inverseArea
+            } else {
+                w = fineWeight(rho, ring: t.ring, profile: profile, inverseArea: inverseArea)
+            }
+        } else {
+            w = EdgeProfile.coarseProfile(rho + t.half) * inverseArea
+        }
         acc.r += w * load8(q, .red, planeSize: ps)
         acc.g += w * load8(q, .green, planeSize: ps)
         acc.b += w * load8(q, .blue, planeSize: ps)

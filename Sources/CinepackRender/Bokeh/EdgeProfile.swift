@@ -25,13 +25,14 @@ enum EdgeProfile {
     }
 
     /// The two profiles on eight lanes, for loops that know theirs (a call through the switch
-    /// is not always inlined).
+    /// is not always inlined; nor was the fine one, marked `@inline(__always)`, in the
+    /// full-resolution gathers).
     @inline(__always) static func coarseProfile(_ v: SIMD8<Float>) -> SIMD8<Float> {
         let t = vsaturate(v)
         return t * t * (3 - 2 * t)
     }
 
-    @inline(__always) static func fineProfile(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    @inline(always) static func fineProfile(_ v: SIMD8<Float>) -> SIMD8<Float> {
         let u = vsaturate((v + 0.5) * 0.5)
         let a = vmin(u, SIMD8(repeating: 0.5))
         let b = vmax(u - 0.5, SIMD8())
