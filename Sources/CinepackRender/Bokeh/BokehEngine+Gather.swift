@@ -16,19 +16,25 @@ extension BokehEngine {
         let th = level.tilesY
         let area = self.area
 
-        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours.
+        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours;
+        // and per row of a tile's cells, which narrows it row by row.
         let tileMax = RawBuffer<Float>(count: tw * th)
-        defer { withExtendedLifetime(tileMax) {} }
+        let rowMax = RawBuffer<Float>(count: tw * h)
+        defer { withExtendedLifetime((tileMax, rowMax)) {} }
         let tileMaxShared = Shared(tileMax.base)
+        let rowMaxShared = Shared(rowMax.base)
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
                 var m: Float = 0
                 for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                    var row: Float = 0
                     for x in (tx * Tile.cells)..<min(w, tx * Tile.cells + Tile.cells) {
                         let q = planes.index(x, y)
-                        if o.nearI[q] > 0 { m = max(m, o.nearC[q]) }
+                        if o.nearI[q] > 0 { row = max(row, o.nearC[q]) }
                     }
+                    rowMaxShared.p[y * tw + tx] = row
+                    m = max(m, row)
                 }
                 tileMaxShared.p[ty * tw + tx] = m
             }
@@ -123,7 +129,6 @@ extension BokehEngine {
                             topN = hmax(rhoN * fill)
                         }
                     }
-                    let zone = self.zone(x0, y, cell: cell, count: n)
                     if topF >= 0 {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topF * cell)
                         // Unclipped normalisation, as the far samples': the far field is
@@ -147,8 +152,19 @@ extension BokehEngine {
                     } else {
                         clear(field: 1, y)
                     }
+                    // A near sample of radius c reaches c + 0.5 (its gauge), so at most
+                    // `extent · (c + 0.5)` rows away: the rows within the tile's reach bound the
+                    // taps with weight here, and rows beyond every sample's reach are zero.
+                    var rowReach: Float = 0
                     if reach > 0 {
-                        let acc = aperture.within(min(reach + 0.5, tapLimit), zone: zone) {
+                        let rows = Int((aperture.extent * (reach + 0.5)).rounded(.up))
+                        for r in max(0, y - rows)...min(h - 1, y + rows) {
+                            for x in max(0, tx - span)...min(tw - 1, tx + span) { rowReach = max(rowReach, rowMaxShared.p[r * tw + x]) }
+                        }
+                    }
+                    if rowReach > 0 {
+                        let zone = self.zone(x0, y, cell: cell, count: n)
+                        let acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
