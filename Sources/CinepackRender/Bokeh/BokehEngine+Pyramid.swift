@@ -181,8 +181,13 @@ extension BokehEngine {
         } else {
             store8(o.maxFar + q, SIMD8())
         }
-        let bits = mask + cy * maskWidth + cx0
-        for i in 0..<8 { bits[i] = UInt32(farBits[i]) | UInt32(fillBits[i]) << MaskBit.fillShift }
+        // The bit sums as integers without a checked conversion per lane: a whole number below
+        // 2^23 plus 2^23 is exact, and its mantissa is that number.
+        @inline(__always) func integer(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+            unsafeBitCast(v + 8_388_608, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+        }
+        let bits = integer(farBits) | integer(fillBits) &<< MaskBit.fillShift
+        UnsafeMutableRawPointer(mask + cy * maskWidth + cx0).storeBytes(of: bits, as: SIMD8<UInt32>.self)
     }
 
     /// 1 / area of near samples of radii `c` (cells) from the group of `count` cells of size
