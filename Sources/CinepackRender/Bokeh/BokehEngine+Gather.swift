@@ -111,10 +111,11 @@ extension BokehEngine {
                     let m = dilatedRows.0 | dilatedRows.1 | dilatedRows.2
                     let any = m.lowHalf | m.highHalf
                     if (any[0] | any[1] | any[2] | any[3]) & (farBit | fillBit) != 0 {
+                        /// 1 where a lane's mask has `bit`, else 0: 1.0's bit pattern masked by
+                        /// the lane's bit spread over the word (no branch per lane).
                         @inline(__always) func flags(_ bit: UInt32) -> SIMD8<Float> {
-                            SIMD8(
-                                m[0] & bit != 0 ? 1 : 0, m[1] & bit != 0 ? 1 : 0, m[2] & bit != 0 ? 1 : 0, m[3] & bit != 0 ? 1 : 0,
-                                m[4] & bit != 0 ? 1 : 0, m[5] & bit != 0 ? 1 : 0, m[6] & bit != 0 ? 1 : 0, m[7] & bit != 0 ? 1 : 0)
+                            let on = (m & bit) &>> UInt32(bit.trailingZeroBitCount)
+                            return unsafeBitCast((0 &- on) & 0x3F80_0000, to: SIMD8<Float>.self)
                         }
                         let low = SIMD8<Float>(repeating: lo)
                         let high = SIMD8<Float>(repeating: hi)
@@ -168,7 +169,7 @@ extension BokehEngine {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
-                        for k in 0..<n where acc.a[k] > 0 { anyNear = true }
+                        if !anyNear { for k in 0..<n where acc.a[k] > 0 { anyNear = true } }
                     } else {
                         clear(field: 2, y)
                     }
