@@ -8,7 +8,21 @@ extension BokehEngine {
         let disp = Shared(UnsafeMutablePointer(mutating: disparity))
         let stats = Shared(tiles.base)
         let radius = self.radius
+        let passThrough = SIMD8<Float>(repeating: BokehSchedule.passThrough)
+        // Sentinel of an empty minimum (radii never come near it); an empty maximum is −1.
+        let none = SIMD8<Float>(repeating: 1e30)
         parallelFor(tilesY, threads: threads) { ty in
+            // Per tile, its lanes kept apart until the end (one reduction per tile, not a lane
+            // loop per group of pixels with blur): minimum and maximum far, then near radius.
+            let lanes = RawBuffer<SIMD8<Float>>(count: 4 * tx, zeroed: false)
+            defer { withExtendedLifetime(lanes) {} }
+            let acc = lanes.base
+            for t in 0..<tx {
+                acc[4 * t] = none
+                acc[4 * t + 1] = SIMD8(repeating: -1)
+                acc[4 * t + 2] = none
+                acc[4 * t + 3] = SIMD8(repeating: -1)
+            }
             for y in (ty * Tile.pixels)..<min(H, ty * Tile.pixels + Tile.pixels) {
                 var x = 0
                 while x < W {
@@ -22,23 +36,28 @@ extension BokehEngine {
                     let r = radius.signed(d)
                     // Lanes with blur (|r| > 0.5) or in the near field (r < −0.25).
                     if anyAbove(r, BokehSchedule.passThrough) || anyBelow(r, -0.25) {
-                        var s = stats.p[ty * tx + x / Tile.pixels]
-                        for k in 0..<n {
-                            let v = r[k]
-                            let a = abs(v)
-                            if v > -0.75 && a > BokehSchedule.passThrough {
-                                s.minFar = min(s.minFar, a)
-                                s.maxFar = max(s.maxFar, a)
-                            }
-                            if v < -0.25 {
-                                s.minNear = min(s.minNear, a)
-                                s.maxNear = max(s.maxNear, a)
-                            }
-                        }
-                        stats.p[ty * tx + x / Tile.pixels] = s
+                        let a = vabs(r)
+                        // 1 or 0: r > −0.75 with blur (far), r < −0.25 (near).
+                        let far = vpositive(r + 0.75) * vpositive(a - passThrough)
+                        let near = vpositive(-0.25 - r)
+                        let t = acc + 4 * (x / Tile.pixels)
+                        t[0] = vmin(t[0], a + (1 - far) * none)
+                        t[1] = vmax(t[1], a * far + (far - 1))
+                        t[2] = vmin(t[2], a + (1 - near) * none)
+                        t[3] = vmax(t[3], a * near + (near - 1))
                     }
                     x += 8
                 }
+            }
+            for t in 0..<tx {
+                var s = stats.p[ty * tx + t]
+                let minFar = -hmax(-acc[4 * t])
+                let minNear = -hmax(-acc[4 * t + 2])
+                if minFar < none[0] { s.minFar = min(s.minFar, minFar) }
+                s.maxFar = max(s.maxFar, hmax(acc[4 * t + 1]))
+                if minNear < none[0] { s.minNear = min(s.minNear, minNear) }
+                s.maxNear = max(s.maxNear, hmax(acc[4 * t + 3]))
+                stats.p[ty * tx + t] = s
             }
         }
         guard !levels.isEmpty else { return }

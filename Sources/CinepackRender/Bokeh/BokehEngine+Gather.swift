@@ -16,19 +16,25 @@ extension BokehEngine {
         let th = level.tilesY
         let area = self.area
 
-        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours.
+        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours;
+        // and per row of a tile's cells, which narrows it row by row.
         let tileMax = RawBuffer<Float>(count: tw * th)
-        defer { withExtendedLifetime(tileMax) {} }
+        let rowMax = RawBuffer<Float>(count: tw * h)
+        defer { withExtendedLifetime((tileMax, rowMax)) {} }
         let tileMaxShared = Shared(tileMax.base)
+        let rowMaxShared = Shared(rowMax.base)
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
                 var m: Float = 0
                 for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                    var row: Float = 0
                     for x in (tx * Tile.cells)..<min(w, tx * Tile.cells + Tile.cells) {
                         let q = planes.index(x, y)
-                        if o.nearI[q] > 0 { m = max(m, o.nearC[q]) }
+                        if o.nearI[q] > 0 { row = max(row, o.nearC[q]) }
                     }
+                    rowMaxShared.p[y * tw + tx] = row
+                    m = max(m, row)
                 }
                 tileMaxShared.p[ty * tw + tx] = m
             }
@@ -105,10 +111,11 @@ extension BokehEngine {
                     let m = dilatedRows.0 | dilatedRows.1 | dilatedRows.2
                     let any = m.lowHalf | m.highHalf
                     if (any[0] | any[1] | any[2] | any[3]) & (farBit | fillBit) != 0 {
+                        /// 1 where a lane's mask has `bit`, else 0: 1.0's bit pattern masked by
+                        /// the lane's bit spread over the word (no branch per lane).
                         @inline(__always) func flags(_ bit: UInt32) -> SIMD8<Float> {
-                            SIMD8(
-                                m[0] & bit != 0 ? 1 : 0, m[1] & bit != 0 ? 1 : 0, m[2] & bit != 0 ? 1 : 0, m[3] & bit != 0 ? 1 : 0,
-                                m[4] & bit != 0 ? 1 : 0, m[5] & bit != 0 ? 1 : 0, m[6] & bit != 0 ? 1 : 0, m[7] & bit != 0 ? 1 : 0)
+                            let on = (m & bit) &>> UInt32(bit.trailingZeroBitCount)
+                            return unsafeBitCast((0 &- on) & 0x3F80_0000, to: SIMD8<Float>.self)
                         }
                         let low = SIMD8<Float>(repeating: lo)
                         let high = SIMD8<Float>(repeating: hi)
@@ -123,7 +130,6 @@ extension BokehEngine {
                             topN = hmax(rhoN * fill)
                         }
                     }
-                    let zone = self.zone(x0, y, cell: cell, count: n)
                     if topF >= 0 {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topF * cell)
                         // Unclipped normalisation, as the far samples': the far field is
@@ -147,12 +153,23 @@ extension BokehEngine {
                     } else {
                         clear(field: 1, y)
                     }
+                    // A near sample of radius c reaches c + 0.5 (its gauge), so at most
+                    // `extent · (c + 0.5)` rows away: the rows within the tile's reach bound the
+                    // taps with weight here, and rows beyond every sample's reach are zero.
+                    var rowReach: Float = 0
                     if reach > 0 {
-                        let acc = aperture.within(min(reach + 0.5, tapLimit), zone: zone) {
+                        let rows = Int((aperture.extent * (reach + 0.5)).rounded(.up))
+                        for r in max(0, y - rows)...min(h - 1, y + rows) {
+                            for x in max(0, tx - span)...min(tw - 1, tx + span) { rowReach = max(rowReach, rowMaxShared.p[r * tw + x]) }
+                        }
+                    }
+                    if rowReach > 0 {
+                        let zone = self.zone(x0, y, cell: cell, count: n)
+                        let acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
-                        for k in 0..<n where acc.a[k] > 0 { anyNear = true }
+                        if !anyNear { for k in 0..<n where acc.a[k] > 0 { anyNear = true } }
                     } else {
                         clear(field: 2, y)
                     }

@@ -23,6 +23,7 @@ extension BokehEngine {
         let mask = Shared(level.mask.base)
         let active = Shared(level.active.base)
         let area = self.area
+        let zoned = aperture.zones != nil
         let tilesX = level.tilesX
         parallelFor(level.tilesY, threads: threads) { ty in
             let o = LevelPointers(planes)
@@ -30,7 +31,8 @@ extension BokehEngine {
                 let cx0 = tx * Tile.cells
                 for cy in (ty * Tile.cells)..<min(h1, ty * Tile.cells + Tile.cells) {
                     if 2 * cx0 + 16 <= W && 2 * cy + 1 < H {
-                        self.buildFirstGroup(cx0, cy, o, pic.p, disp.p, mask.p, fill: level.fill[ty * tilesX + tx] != 0)
+                        self.buildFirstGroup(
+                            cx0, cy, o, pic.p, disp.p, mask.p, w1, area: area, zoned: zoned, fill: level.fill[ty * tilesX + tx] != 0)
                         continue
                     }
                     // Right or bottom border: cell by cell, children may be missing.
@@ -103,47 +105,26 @@ extension BokehEngine {
         }
     }
 
-    /// Eight level-1 cells from 16 × 2 full-resolution pixels, all present.
+    /// Eight level-1 cells from 16 × 2 full-resolution pixels, all present. `area` is the
+    /// frame's area table and `zoned` whether a cat's eye gives each group its own: fetched once
+    /// per task, as a table fetched per group costs a retain and a release.
     @inline(__always)
     private func buildFirstGroup(
         _ cx0: Int, _ cy: Int, _ o: LevelPointers, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>,
-        _ mask: UnsafeMutablePointer<UInt32>, fill: Bool
+        _ mask: UnsafeMutablePointer<UInt32>, _ maskWidth: Int, area: DiskArea.Table, zoned: Bool, fill: Bool
     ) {
-        let W = width
         let half = SIMD8<Float>(repeating: 0.5)
-        struct Child {
-            var r, a, c, mn, mf, red, green, blue: SIMD8<Float>
-        }
-        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
-            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
-        }
-        @inline(__always) func children(_ y: Int) -> (Child, Child) {
-            let p = y * W + 2 * cx0
-            let (d0, d1) = pair(load8(disp + p), load8(disp + p + 8))
-            let (r0, r1) = pair(strided(pic + 3 * p), strided(pic + 3 * p + 24))
-            let (g0, g1) = pair(strided(pic + 3 * p + 1), strided(pic + 3 * p + 25))
-            let (b0, b1) = pair(strided(pic + 3 * p + 2), strided(pic + 3 * p + 26))
-            @inline(__always) func child(_ d: SIMD8<Float>, _ red: SIMD8<Float>, _ green: SIMD8<Float>, _ blue: SIMD8<Float>) -> Child {
-                let r = radius.signed(d)
-                let a = vabs(r)
-                let mn = vsaturate((-r - 0.25) * 2)
-                return Child(r: r, a: a, c: vmax(a, half), mn: mn, mf: 1 - mn, red: red, green: green, blue: blue)
-            }
-            return (child(d0, r0, g0, b0), child(d1, r1, g1, b1))
-        }
-        let (k0, k1) = children(2 * cy)
-        let (k2, k3) = children(2 * cy + 1)
+        let top = FirstLevelChildren(radius: radius, pic, disp, at: 2 * cy * width + 2 * cx0)
+        let bottom = FirstLevelChildren(radius: radius, pic, disp, at: (2 * cy + 1) * width + 2 * cx0)
+        let (k0, k1, k2, k3) = (top.left, top.right, bottom.left, bottom.right)
         let q = o.index(cx0, cy)
         // The blurriest far child decides which children are too sharp for the level.
         let cmax = vmax(vmax(k0.c * vpositive(k0.mf), k1.c * vpositive(k1.mf)), vmax(k2.c * vpositive(k2.mf), k3.c * vpositive(k3.mf)))
         let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
-        @inline(__always) func e(_ k: Child) -> SIMD8<Float> {
-            k.mf * vsaturate(k.c - 0.5) * vsaturate((k.c * invMax - 0.3) * 2.5)
-        }
-        let e0 = e(k0)
-        let e1 = e(k1)
-        let e2 = e(k2)
-        let e3 = e(k3)
+        let e0 = k0.farShare(invMax)
+        let e1 = k1.farShare(invMax)
+        let e2 = k2.farShare(invMax)
+        let e3 = k3.farShare(invMax)
         let farA = e0 + e1 + e2 + e3
         let farC = vmax((e0 * k0.c + e1 * k1.c + e2 * k2.c + e3 * k3.c) / vmax(farA, SIMD8(repeating: 1e-30)) * 0.5, half)
         store8(o.farR + q, 0.25 * (e0 * k0.red + e1 * k1.red + e2 * k2.red + e3 * k3.red))
@@ -153,8 +134,6 @@ extension BokehEngine {
         store8(o.farC + q, farC)
         // Far samples keep the unclipped normalisation: the far field is normalised per pixel,
         // over the pixel's own (cat's-eye) footprint. Near samples spread with their zone's.
-        let area = self.area
-        let nearArea = self.zoneArea(cx0, cy, cell: 2)
         store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
         if fill {
             store8(o.allR + q, 0.25 * (k0.mf * k0.red + k1.mf * k1.red + k2.mf * k2.red + k3.mf * k3.red))
@@ -162,10 +141,9 @@ extension BokehEngine {
             store8(o.allB + q, 0.25 * (k0.mf * k0.blue + k1.mf * k1.blue + k2.mf * k2.blue + k3.mf * k3.blue))
             store8(o.allA + q, 0.25 * (k0.mf + k1.mf + k2.mf + k3.mf))
         }
-        let bits = mask + cy * levels[0].width + cx0
-        bits.update(repeating: 0, count: 8)
         let nearA = k0.mn + k1.mn + k2.mn + k3.mn
         let big = SIMD8<Float>(repeating: 1e30)
+        var fillBits = SIMD8<Float>()
         if anyAbove(nearA, 0) {
             let cbar = (k0.mn * k0.c + k1.mn * k1.c + k2.mn * k2.c + k3.mn * k3.c) / vmax(nearA, SIMD8(repeating: 1e-30))
             let nearC = vmax(cbar * 0.5, half)
@@ -174,9 +152,9 @@ extension BokehEngine {
             store8(o.nearB + q, 0.25 * (k0.mn * k0.blue + k1.mn * k1.blue + k2.mn * k2.blue + k3.mn * k3.blue))
             store8(o.nearA + q, 0.25 * nearA)
             store8(o.nearC + q, nearC)
-            let schedule = self.nearSchedule
-            let levelShare = map8(cbar) { schedule.weight($0, level: 1) }
-            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, nearArea) } * levelShare * vpositive(nearA))
+            let levelShare = nearSchedule.weight(cbar, level: 1)
+            let inverseArea = nearInverseArea(nearC, cx0, cy, cell: 2, area: area, zoned: zoned)
+            store8(o.nearI + q, inverseArea * levelShare * vpositive(nearA))
             // Fill consumers: every near child, with radius max(a, 0.5).
             let n0 = vpositive(k0.mn)
             let n1 = vpositive(k1.mn)
@@ -185,24 +163,41 @@ extension BokehEngine {
             let hi = vmax(vmax(k0.c * n0, k1.c * n1), vmax(k2.c * n2, k3.c * n3))
             let lo = vmin(vmin(k0.c + (1 - n0) * big, k1.c + (1 - n1) * big), vmin(k2.c + (1 - n2) * big, k3.c + (1 - n3) * big))
             store8(o.maxNear + q, vmax(vmax(k0.a * n0, k1.a * n1), vmax(k2.a * n2, k3.a * n3)))
-            for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) << MaskBit.fillShift }
+            if anyAbove(hi, 0) { fillBits = schedule.rangeBits(lo, hi) * vpositive(hi) }
         } else {
             o.clearNear(q, count: 8)
         }
         // Far consumers: far children with a blur circle over a pixel across.
-        @inline(__always) func consumer(_ k: Child) -> SIMD8<Float> { vpositive(k.mf) * vpositive(k.a - 0.5) }
-        let f0 = consumer(k0)
-        let f1 = consumer(k1)
-        let f2 = consumer(k2)
-        let f3 = consumer(k3)
+        let f0 = k0.farConsumer
+        let f1 = k1.farConsumer
+        let f2 = k2.farConsumer
+        let f3 = k3.farConsumer
         let hi = vmax(vmax(k0.a * f0, k1.a * f1), vmax(k2.a * f2, k3.a * f3))
+        var farBits = SIMD8<Float>()
         if anyAbove(hi, 0) {
             let lo = vmin(vmin(k0.a + (1 - f0) * big, k1.a + (1 - f1) * big), vmin(k2.a + (1 - f2) * big, k3.a + (1 - f3) * big))
             store8(o.maxFar + q, hi)
-            for i in 0..<8 where hi[i] > 0 { bits[i] |= rangeBits(lo[i], hi[i]) }
+            farBits = schedule.rangeBits(lo, hi) * vpositive(hi)
         } else {
             store8(o.maxFar + q, SIMD8())
         }
+        // The bit sums as integers without a checked conversion per lane: a whole number below
+        // 2^23 plus 2^23 is exact, and its mantissa is that number.
+        @inline(__always) func integer(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+            unsafeBitCast(v + 8_388_608, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+        }
+        let bits = integer(farBits) | integer(fillBits) &<< MaskBit.fillShift
+        UnsafeMutableRawPointer(mask + cy * maskWidth + cx0).storeBytes(of: bits, as: SIMD8<UInt32>.self)
+    }
+
+    /// 1 / area of near samples of radii `c` (cells) from the group of `count` cells of size
+    /// `cell` at (x, y): the frame's table `area`, or with a cat's eye (`zoned`) their zone's.
+    @inline(__always) func nearInverseArea(
+        _ c: SIMD8<Float>, _ x: Int, _ y: Int, cell: Float, count: Int = 8, area: DiskArea.Table, zoned: Bool
+    ) -> SIMD8<Float> {
+        guard zoned else { return map8(c) { DiskArea.inverse($0, area) } }
+        let table = zoneArea(x, y, cell: cell, count: count)
+        return map8(c) { DiskArea.inverse($0, table) }
     }
 
     // MARK: - Coarser levels, each from the one below
@@ -210,23 +205,28 @@ extension BokehEngine {
     func buildLevel(_ level: BokehLevel, from fine: BokehLevel) {
         let h = level.height
         let tilesX = level.tilesX
+        let area = self.area
+        let zoned = aperture.zones != nil
         parallelFor(level.tilesY, threads: threads) { ty in
             let s = LevelPointers(fine.planes)
             let o = LevelPointers(level.planes)
             for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
                 let fill = level.fill[ty * tilesX + tx] != 0
                 for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
-                    self.buildGroup(level, fine, tx * Tile.cells, cy, s, o, fill: fill)
+                    self.buildGroup(level, fine, tx * Tile.cells, cy, s, o, area: area, zoned: zoned, fill: fill)
                 }
             }
         }
     }
 
     /// Eight cells of `level` from their 16 × 2 children in `fine` (children outside `fine` are
-    /// its zero padding; the averages divide by the children present).
-    @inline(__always)
+    /// its zero padding; the averages divide by the children present). `area` and `zoned` as for
+    /// `buildFirstGroup`. Not inlined into the tile loop (measured faster: there the optimiser
+    /// reaches its size limit and leaves the lane helpers as calls).
+    @inline(never)
     private func buildGroup(
-        _ level: BokehLevel, _ fine: BokehLevel, _ cx0: Int, _ cy: Int, _ s: LevelPointers, _ o: LevelPointers, fill: Bool
+        _ level: BokehLevel, _ fine: BokehLevel, _ cx0: Int, _ cy: Int, _ s: LevelPointers, _ o: LevelPointers,
+        area: DiskArea.Table, zoned: Bool, fill: Bool
     ) {
         let fw = fine.width
         let fh = fine.height
@@ -300,8 +300,6 @@ extension BokehEngine {
         store8(o.farB + q, inv * (e0 * blue.0 + e1 * blue.1 + e2 * blue.2 + e3 * blue.3))
         store8(o.farA + q, inv * sumA)
         store8(o.farC + q, farC)
-        let area = self.area
-        let nearArea = self.zoneArea(cx0, cy, cell: cell, count: min(8, level.width - cx0))
         store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
         if fill {
             store8(o.allR + q, inv * sum(quad(s.allR)))
@@ -321,10 +319,10 @@ extension BokehEngine {
             store8(o.nearB + q, inv * sum(quad(s.nearB)))
             store8(o.nearA + q, inv * sumNear)
             store8(o.nearC + q, nearC)
-            let schedule = self.nearSchedule
-            let l = level.level
-            let share = map8(cbar) { schedule.weight($0, level: l) }
-            store8(o.nearI + q, map8(nearC) { DiskArea.inverse($0, nearArea) } * share * vpositive(sumNear))
+            let share = nearSchedule.weight(cbar, level: level.level)
+            let count = min(8, level.width - cx0)
+            let inverseArea = nearInverseArea(nearC, cx0, cy, cell: cell, count: count, area: area, zoned: zoned)
+            store8(o.nearI + q, inverseArea * share * vpositive(sumNear))
         } else {
             // Only the cells in the level: the padding past them is left as a fresh level's.
             o.clearNear(q, count: min(8, level.width - cx0))
@@ -334,16 +332,71 @@ extension BokehEngine {
         let maxNear = quad(s.maxNear)
         store8(o.maxNear + q, vmax(vmax(maxNear.0, maxNear.1), vmax(maxNear.2, maxNear.3)))
         let w = level.width
+        let fineMask = fine.mask.base + 2 * cy * fw + 2 * cx0
+        let mask = level.mask.base + cy * w + cx0
+        if 2 * cx0 + 16 <= fw && 2 * cy + 1 < fh {
+            // All 16 × 2 children present: the two rows ORed, then each even column with the odd.
+            @inline(__always) func row(_ p: UnsafeMutablePointer<UInt32>) -> SIMD16<UInt32> {
+                UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt32>.self)
+            }
+            let both = row(fineMask) | row(fineMask + fw)
+            UnsafeMutableRawPointer(mask).storeBytes(of: both.evenHalf | both.oddHalf, as: SIMD8<UInt32>.self)
+            return
+        }
         for i in 0..<min(8, w - cx0) {
             let x = 2 * (cx0 + i)
-            let m = 2 * cy * fw + x
-            var bits = fine.mask[m]
-            if x + 1 < fw { bits |= fine.mask[m + 1] }
+            let m = 2 * i
+            var bits = fineMask[m]
+            if x + 1 < fw { bits |= fineMask[m + 1] }
             if 2 * cy + 1 < fh {
-                bits |= fine.mask[m + fw]
-                if x + 1 < fw { bits |= fine.mask[m + fw + 1] }
+                bits |= fineMask[m + fw]
+                if x + 1 < fw { bits |= fineMask[m + fw + 1] }
             }
-            level.mask[cy * w + cx0 + i] = bits
+            mask[i] = bits
         }
+    }
+}
+
+/// One row of the 16 full-resolution pixels below eight level-1 cells, as their left (even) and
+/// right (odd) children.
+private struct FirstLevelChildren {
+    struct Child {
+        var r, a, c, mn, mf, red, green, blue: SIMD8<Float>
+
+        @inline(__always) init(_ radius: BlurRadius, _ d: SIMD8<Float>, _ red: SIMD8<Float>, _ green: SIMD8<Float>, _ blue: SIMD8<Float>) {
+            r = radius.signed(d)
+            a = vabs(r)
+            c = vmax(a, SIMD8(repeating: 0.5))
+            mn = vsaturate((-r - 0.25) * 2)
+            mf = 1 - mn
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+
+        /// The far child's share at its level: none below a pixel's blur, fading out as it gets
+        /// much sharper than the blurriest child (1 / its radius in `invMax`).
+        @inline(__always) func farShare(_ invMax: SIMD8<Float>) -> SIMD8<Float> {
+            mf * vsaturate(c - 0.5) * vsaturate((c * invMax - 0.3) * 2.5)
+        }
+
+        /// 1 for a far child with a blur circle over a pixel across: it renders from some level.
+        @inline(__always) var farConsumer: SIMD8<Float> { vpositive(mf) * vpositive(a - 0.5) }
+    }
+
+    let left: Child
+    let right: Child
+
+    /// The 16 pixels from index `p` of the picture and its disparity.
+    @inline(__always) init(radius: BlurRadius, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>, at p: Int) {
+        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
+        }
+        let (d0, d1) = pair(load8(disp + p), load8(disp + p + 8))
+        let (r0, r1) = pair(strided(pic + 3 * p), strided(pic + 3 * p + 24))
+        let (g0, g1) = pair(strided(pic + 3 * p + 1), strided(pic + 3 * p + 25))
+        let (b0, b1) = pair(strided(pic + 3 * p + 2), strided(pic + 3 * p + 26))
+        left = Child(radius, d0, r0, g0, b0)
+        right = Child(radius, d1, r1, g1, b1)
     }
 }
