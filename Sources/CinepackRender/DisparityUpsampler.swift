@@ -70,15 +70,14 @@ package enum DisparityUpsampler {
             let ceilingBuffer = ceilings(coefficients, layers, p, colour, W, H, w, h, least: step, top: range.high, threads: threads)
             let ceilings = ceilingBuffer.base
             clock.lap("fit")
-            let guided = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
+            var result = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
             // Twice: the pixels the first pass decides lend their depth one cell further in the
             // second, which moves each pixel `secondPassShare` of the way to its result.
             let steps = stepCells(p, w, h, least: step, threads: threads)
-            let nearness = NearCache(steps, W, H, w, h)
-            let once = refine(guided, layers, ceilings, steps, share: 1, nearness, recorded: false, p, colour, W, H, w, h, threads: threads)
-            let result = refine(
-                once, layers, ceilings, steps, share: secondPassShare, nearness, recorded: true, p, colour, W, H, w, h, threads: threads)
+            let scope = RefineScope(steps, W, H, w, h)
+            refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
+            refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -570,16 +569,19 @@ package enum DisparityUpsampler {
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
     /// (raised to their ceilings), then moved `share` of the way from the input to that result.
     ///
-    /// `nearness`, when it holds a buffer, keeps the colour weight of every tap of the groups of
+    /// In place: only the groups of eight pixels that `scope` lists change (a few per cent of the
+    /// picture), so their results are gathered apart and written back once all are computed,
+    /// and every other pixel is left untouched rather than copied.
+    ///
+    /// `scope`, when it holds a buffer, keeps the colour weight of every tap of the groups of
     /// eight pixels refined at once: written by the first pass, read by the second (`recorded`).
     private static func refine(
-        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
-        share: Float, _ nearness: NearCache, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
+        _ depths: inout [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>,
+        _ steps: [Bool], share: Float, _ scope: RefineScope, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> [Float] {
-        let cols = (0..<W).map { bilinearCells($0, W, w) }
-        // The map column of every picture column (the cell whose layer model a pixel uses).
-        let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
+    ) {
+        guard scope.pixelStart[H] > 0 else { return }
+        let (cols, cellColumn) = (scope.cols, scope.cellColumn)
         let map = Shared(p)
         let reach = refineReach(W, w)
         let stride = refineStride(reach)
@@ -588,161 +590,188 @@ package enum DisparityUpsampler {
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
-        let cache = nearness.buffer.map { Shared($0.base) }
-        let (rowGroups, taps, groups) = (nearness.rowGroups, nearness.taps, nearness.groups)
-        let refinedGroups = Shared(nearness.refined.base)
-        defer { withExtendedLifetime(nearness) {} }
-        return input.withUnsafeBufferPointer { inputBuffer in
-            let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
-            return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
-                let o = Shared(buffer.baseAddress!)
-                parallelFor(H, threads: threads) { y in
-                    let j = min(h - 1, y * h / H)
-                    let (j0, j1) = bilinearCells(y, H, h)
-                    let (red, green, blue) = (c.p, c.p + plane, c.p + 2 * plane)
-                    /// The refined depth of pixel `x` from its window's sums, clamped to the 2 × 2
-                    /// map values around it, as the guided result is.
-                    @inline(__always) func finish(_ x: Int, sum: Float, weights: Float, lean: Float) -> Float {
-                        let k = y * W + x
-                        let (i0, i1) = cols[x]
-                        let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        let high = max(
-                            max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
-                        // How one-sided the pixel's colour is among the depths around it: 1 when
-                        // it is found on one side only, 0 when on both alike (the soft matte stays).
-                        let decided = abs(lean) / weights
-                        let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
-                        return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
+        let cache = scope.buffer.map { Shared($0.base) }
+        let (rowGroups, taps, groupStart, pixelStart) = (scope.rowGroups, scope.taps, scope.groupStart, scope.pixelStart)
+        let refinedGroups = Shared(scope.groupList.base)
+        // The refined groups' results, row by row from `pixelStart[y]`, eight slots a group.
+        let resultBuffer = RawBuffer<Float>(count: pixelStart[H], zeroed: false)
+        let o = Shared(resultBuffer.base)
+        defer { withExtendedLifetime((scope, resultBuffer)) {} }
+        depths.withUnsafeMutableBufferPointer { depthBuffer in
+            let d = Shared(depthBuffer.baseAddress!)
+            parallelFor(H, threads: threads) { y in
+                let j = min(h - 1, y * h / H)
+                let (j0, j1) = bilinearCells(y, H, h)
+                let (red, green, blue) = (c.p, c.p + plane, c.p + 2 * plane)
+                /// The refined depth of pixel `x` from its window's sums, clamped to the 2 × 2
+                /// map values around it, as the guided result is.
+                @inline(__always) func finish(_ x: Int, sum: Float, weights: Float, lean: Float) -> Float {
+                    let k = y * W + x
+                    let (i0, i1) = cols[x]
+                    let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                    let high = max(
+                        max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
+                    // How one-sided the pixel's colour is among the depths around it: 1 when
+                    // it is found on one side only, 0 when on both alike (the soft matte stays).
+                    let decided = abs(lean) / weights
+                    let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                    return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
+                }
+                /// One pixel, its window clipped at the picture's edges.
+                func pixel(_ x: Int) -> Float {
+                    let k = y * W + x
+                    let model = lay.p[j * w + cellColumn[x]]
+                    let toT = 2 / (model.high - model.low)
+                    let own = SIMD3(red[k], green[k], blue[k])
+                    var sum: Float = 0
+                    var weights: Float = 0
+                    var lean: Float = 0
+                    for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
+                        let wy = Float(reach + 1 - abs(yy - y))
+                        for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
+                            let q = yy * W + xx
+                            let diff = SIMD3(red[q], green[q], blue[q]) - own
+                            let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
+                            if near == 0 { continue }
+                            let t = (d.p[q] - model.low) * toT - 1
+                            let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                            sum += weight * d.p[q]
+                            weights += weight
+                            lean += t > 0 ? weight : -weight
+                        }
                     }
-                    /// One pixel, its window clipped at the picture's edges.
-                    func pixel(_ x: Int) -> Float {
-                        let k = y * W + x
-                        let model = lay.p[j * w + cellColumn[x]]
-                        let toT = 2 / (model.high - model.low)
-                        let own = SIMD3(red[k], green[k], blue[k])
-                        var sum: Float = 0
-                        var weights: Float = 0
-                        var lean: Float = 0
+                    // The pixel itself always counts (near = 1), so weights > 0.
+                    return finish(x, sum: sum, weights: weights, lean: lean)
+                }
+                // This row's next slot in the cache and in the results.
+                var slot = rowGroups[y] * taps
+                var out = o.p + pixelStart[y]
+                for g in groupStart[j]..<groupStart[j + 1] {
+                    let x = 8 * Int(refinedGroups.p[g])
+                    let n = min(8, W - x)
+                    let k0 = y * W + x
+                    if n == 8 && x >= reach && x + 7 + reach < W {
+                        // Eight pixels at once, the same operations in the same order per lane
+                        // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
+                        // adding it changes no sum (none is ever −0), as skipping it does.
+                        var low = SIMD8<Float>()
+                        var toT = SIMD8<Float>()
+                        for k in 0..<8 {
+                            let model = lay.p[j * w + cellColumn[x + k]]
+                            low[k] = model.low
+                            toT[k] = 2 / (model.high - model.low)
+                        }
+                        let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
+                        var sum = SIMD8<Float>()
+                        var weights = SIMD8<Float>()
+                        var lean = SIMD8<Float>()
+                        let floor = SIMD8<Float>(repeating: undecidedWeight)
                         for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
                             let wy = Float(reach + 1 - abs(yy - y))
-                            for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
-                                let q = yy * W + xx
-                                let diff = SIMD3(red[q], green[q], blue[q]) - own
-                                let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
-                                if near == 0 { continue }
-                                let t = (d.p[q] - model.low) * toT - 1
-                                let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
-                                sum += weight * d.p[q]
-                                weights += weight
-                                lean += t > 0 ? weight : -weight
-                            }
-                        }
-                        // The pixel itself always counts (near = 1), so weights > 0.
-                        return finish(x, sum: sum, weights: weights, lean: lean)
-                    }
-                    // This row's next slot in the cache.
-                    var slot = rowGroups[y] * taps
-                    var x = 0
-                    while x < W {
-                        let n = min(8, W - x)
-                        let refined = refinedGroups.p[j * groups + x / 8]
-                        let k0 = y * W + x
-                        if !refined {
-                            (o.p + k0).update(from: d.p + k0, count: n)
-                        } else if n == 8 && x >= reach && x + 7 + reach < W {
-                            // Eight pixels at once, the same operations in the same order per lane
-                            // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
-                            // adding it changes no sum (none is ever −0), as skipping it does.
-                            var low = SIMD8<Float>()
-                            var toT = SIMD8<Float>()
-                            for k in 0..<8 {
-                                let model = lay.p[j * w + cellColumn[x + k]]
-                                low[k] = model.low
-                                toT[k] = 2 / (model.high - model.low)
-                            }
-                            let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
-                            var sum = SIMD8<Float>()
-                            var weights = SIMD8<Float>()
-                            var lean = SIMD8<Float>()
-                            let floor = SIMD8<Float>(repeating: undecidedWeight)
-                            for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
-                                let wy = Float(reach + 1 - abs(yy - y))
-                                for dx in Swift.stride(from: -reach, through: reach, by: stride) {
-                                    let q = yy * W + x + dx
-                                    let near: SIMD8<Float>
-                                    if recorded, let cache {
-                                        near = cache.p[slot]
-                                    } else {
-                                        let dr = load8(red + q) - own.0
-                                        let dg = load8(green + q) - own.1
-                                        let db = load8(blue + q) - own.2
-                                        near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                        cache?.p[slot] = near
-                                    }
-                                    slot += 1
-                                    // No lane's colour is close: the tap adds nothing (see above). A NaN
-                                    // lane counts as not close, as `near > 0` has it.
-                                    if !anyAbove(vmax(SIMD8(), near), 0) { continue }
-                                    let depth = load8(d.p + q)
-                                    let t = (depth - low) * toT - 1
-                                    let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
-                                    sum += weight * depth
-                                    weights += weight
-                                    lean += signed(weight, where: t)
+                            for dx in Swift.stride(from: -reach, through: reach, by: stride) {
+                                let q = yy * W + x + dx
+                                let near: SIMD8<Float>
+                                if recorded, let cache {
+                                    near = cache.p[slot]
+                                } else {
+                                    let dr = load8(red + q) - own.0
+                                    let dg = load8(green + q) - own.1
+                                    let db = load8(blue + q) - own.2
+                                    near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    cache?.p[slot] = near
                                 }
+                                slot += 1
+                                // No lane's colour is close: the tap adds nothing (see above). A NaN
+                                // lane counts as not close, as `near > 0` has it.
+                                if !anyAbove(vmax(SIMD8(), near), 0) { continue }
+                                let depth = load8(d.p + q)
+                                let t = (depth - low) * toT - 1
+                                let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
+                                sum += weight * depth
+                                weights += weight
+                                lean += signed(weight, where: t)
                             }
-                            // Slots are a whole window's, whatever the rows clipped.
-                            slot = (slot + taps - 1) / taps * taps
-                            for k in 0..<8 {
-                                o.p[k0 + k] =
-                                    steps[j * w + cellColumn[x + k]]
-                                    ? finish(x + k, sum: sum[k], weights: weights[k], lean: lean[k]) : d.p[k0 + k]
-                            }
-                        } else {
-                            for k in 0..<n { o.p[k0 + k] = steps[j * w + cellColumn[x + k]] ? pixel(x + k) : d.p[k0 + k] }
                         }
-                        x += 8
+                        // Slots are a whole window's, whatever the rows clipped.
+                        slot = (slot + taps - 1) / taps * taps
+                        for k in 0..<8 {
+                            out[k] =
+                                steps[j * w + cellColumn[x + k]]
+                                ? finish(x + k, sum: sum[k], weights: weights[k], lean: lean[k]) : d.p[k0 + k]
+                        }
+                    } else {
+                        for k in 0..<n { out[k] = steps[j * w + cellColumn[x + k]] ? pixel(x + k) : d.p[k0 + k] }
                     }
+                    out += 8
                 }
-                initialized = W * H
+            }
+            // Every result computed from the input: now they may replace it.
+            parallelFor(H, threads: threads) { y in
+                let j = min(h - 1, y * h / H)
+                var from = o.p + pixelStart[y]
+                for g in groupStart[j]..<groupStart[j + 1] {
+                    let x = 8 * Int(refinedGroups.p[g])
+                    (d.p + y * W + x).update(from: from, count: min(8, W - x))
+                    from += 8
+                }
             }
         }
     }
 
-    /// Which groups of eight pixels the refinement refines (`refined`, a map row's groups from
-    /// `j · groups` on: those whose cell columns step, the same for every picture row of a map
-    /// row), and its colour weights, kept from its first pass for its second (the colours are the
+    /// Where the refinement works and what it keeps between its two passes: the groups of eight
+    /// pixels it refines (`groupList[groupStart[j]..<groupStart[j + 1]]` for map row `j`: those
+    /// whose cell columns step, the same for every picture row of a map row), the slots of their
+    /// results (row `y`'s from `pixelStart[y]` on, eight a group), the picture columns' map cells,
+    /// and its colour weights, kept from its first pass for its second (the colours are the
     /// same, only the depths differ): one `SIMD8` a tap of every group refined eight pixels at
     /// once, `taps` slots a group, the groups of row `y` from `rowGroups[y]` on. No weight buffer
     /// when it would exceed `limit` bytes (a map stepping almost everywhere): the second pass then
     /// computes the weights again.
-    final class NearCache: @unchecked Sendable {
+    final class RefineScope: @unchecked Sendable {
         static let limit = 128 << 20
-        let groups: Int
-        let refined: RawBuffer<Bool>
+        let groupList: RawBuffer<Int32>
+        let groupStart: [Int]
+        let pixelStart: [Int]
         let rowGroups: [Int]
         let taps: Int
         let buffer: RawBuffer<SIMD8<Float>>?
+        /// Per picture column: the two map columns interpolated there, and the cell it lies in
+        /// (whose layer model its pixels use).
+        let cols: [(Int, Int)]
+        let cellColumn: [Int]
 
         init(_ steps: [Bool], _ W: Int, _ H: Int, _ w: Int, _ h: Int) {
             let reach = refineReach(W, w)
             let perRow = 2 * reach / refineStride(reach) + 1
             taps = perRow * perRow
-            groups = (W + 7) / 8
+            let groups = (W + 7) / 8
+            cols = (0..<W).map { bilinearCells($0, W, w) }
             let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
-            let refined = RawBuffer<Bool>(count: h * groups)
+            self.cellColumn = cellColumn
+            var list: [Int32] = []
+            var starts = [0]
             var perMapRow = [Int](repeating: 0, count: h)
             for j in 0..<h {
                 for g in 0..<groups {
                     let x = 8 * g
-                    refined.base[j * groups + g] = (x..<min(W, x + 8)).contains { steps[j * w + cellColumn[$0]] }
-                    if refined.base[j * groups + g] && x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
+                    guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
+                    list.append(Int32(g))
+                    if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
                 }
+                starts.append(list.count)
             }
-            self.refined = refined
+            groupList = RawBuffer(count: max(1, list.count), zeroed: false)
+            groupList.base.initialize(from: list, count: list.count)
+            groupStart = starts
             var first = [Int](repeating: 0, count: H + 1)
-            for y in 0..<H { first[y + 1] = first[y] + perMapRow[min(h - 1, y * h / H)] }
+            var pixels = [Int](repeating: 0, count: H + 1)
+            for y in 0..<H {
+                let j = min(h - 1, y * h / H)
+                first[y + 1] = first[y] + perMapRow[j]
+                pixels[y + 1] = pixels[y] + 8 * (starts[j + 1] - starts[j])
+            }
             rowGroups = first
+            pixelStart = pixels
             let bytes = first[H] * taps * MemoryLayout<SIMD8<Float>>.stride
             buffer = first[H] > 0 && bytes <= Self.limit ? RawBuffer(count: first[H] * taps, zeroed: false) : nil
         }
