@@ -16,7 +16,7 @@ import CinepackFormat
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
 ///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
 ///    (`ceilings`).
-/// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
+/// 5. Where the map steps (`layerModels` tells where), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
 ///    two depths the depth of the decided pixels of their own colour nearby.
 ///
@@ -65,7 +65,7 @@ package enum DisparityUpsampler {
             var range = (low: Float.infinity, high: -Float.infinity)
             for v in filled { range = (min(range.low, v), max(range.high, v)) }
             let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
-            let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
+            let (layerBuffer, steps) = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             let layers = layerBuffer.base
             let ceilingBuffer = ceilings(coefficients, layers, p, colour, W, H, w, h, least: step, top: range.high, threads: threads)
             let ceilings = ceilingBuffer.base
@@ -74,7 +74,6 @@ package enum DisparityUpsampler {
             clock.lap("apply")
             // Twice: the pixels the first pass decides lend their depth one cell further in the
             // second, which moves each pixel `secondPassShare` of the way to its result.
-            let steps = stepCells(p, w, h, least: step, threads: threads)
             let scope = RefineScope(steps, W, H, w, h)
             refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
@@ -190,12 +189,19 @@ package enum DisparityUpsampler {
     /// cells of an area-averaged map — count little) and by how uniform the cell's own colour is
     /// (a cell straddling an edge has a wide spread and a mixed mean). The confidence is a Fisher
     /// separation: the squared distance of the two colours over their summed spreads.
+    ///
+    /// With them, from the same neighbourhoods, the cells at a depth step rather than on a slope
+    /// (`steps`, where the refinement works): the 3 × 3 neighbourhood (clipped at the edges) spans
+    /// more than `least`, and its values leave the least-squares plane through them by more than a
+    /// quarter of that span (a step between two cells leaves it by a third of the step; a plane,
+    /// however steep, by nothing).
     private static func layerModels(
         _ p: UnsafeMutablePointer<Float>, _ guideLow: UnsafeMutablePointer<Float>, _ spread: UnsafeMutablePointer<Float>,
         _ w: Int, _ h: Int, least: Float, threads: Int?
-    ) -> RawBuffer<LayerModel> {
+    ) -> (models: RawBuffer<LayerModel>, steps: [Bool]) {
         let out = RawBuffer<LayerModel>(count: w * h, zeroed: false)
-        let o = Shared(out.base)
+        let stepBuffer = RawBuffer<Bool>(count: w * h)
+        let (o, isStep) = (Shared(out.base), Shared(stepBuffer.base))
         let values = Shared(p)
         let gl = Shared(guideLow)
         let sp = Shared(spread)
@@ -205,63 +211,113 @@ package enum DisparityUpsampler {
         parallelFor(h, threads: threads) { j in
             for k in (j * w)..<(j * w + w) { uniformity.p[k] = 1 / (sp.p[k] + spreadFloor) }
         }
-        defer { withExtendedLifetime(uniformBuffer) {} }
+        defer { withExtendedLifetime((uniformBuffer, stepBuffer)) {} }
         parallelFor(h, threads: threads) { j in
             let rows = max(0, j - 1)...min(h - 1, j + 1)
-            for i in 0..<w {
+            // Each neighbour's two layer weights, kept from the means for the spreads.
+            let weightBuffer = RawBuffer<Float>(count: 18, zeroed: false)
+            defer { withExtendedLifetime(weightBuffer) {} }
+            let (nearWeights, farWeights) = (weightBuffer.base, weightBuffer.base + 9)
+            /// Cell `i`'s model from its neighbourhood's farthest and nearest values.
+            @inline(__always) func model(_ i: Int, low: Float, high: Float) {
                 let columns = max(0, i - 1)...min(w - 1, i + 1)
-                var low = Float.infinity
-                var high = -Float.infinity
-                for y in rows { for x in columns { let v = values.p[y * w + x]; low = min(low, v); high = max(high, v) } }
                 var model = LayerModel(far: .zero, axis: .zero, low: low, high: high, confidence: 0)
                 let range = high - low
-                if range > least && range.isFinite {
-                    var sumNear: Float = 0
-                    var sumFar: Float = 0
-                    var near = SIMD3<Float>.zero
-                    var far = SIMD3<Float>.zero
-                    for y in rows {
-                        for x in columns {
-                            let k = y * w + x
-                            let t = (values.p[k] - low) / range
-                            let uniform = uniformity.p[k]
-                            let a = t * t * t * t * uniform
-                            let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
-                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
-                            sumNear += a
-                            sumFar += b
-                            near += a * c
-                            far += b * c
-                        }
-                    }
-                    near /= sumNear
-                    far /= sumFar
-                    var spreadNear: Float = 0
-                    var spreadFar: Float = 0
-                    for y in rows {
-                        for x in columns {
-                            let k = y * w + x
-                            let t = (values.p[k] - low) / range
-                            let uniform = uniformity.p[k]
-                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
-                            let dn = c - near
-                            let df = c - far
-                            spreadNear += t * t * t * t * uniform * ((dn * dn).sum() + sp.p[k])
-                            spreadFar += (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform * ((df * df).sum() + sp.p[k])
-                        }
-                    }
-                    let d = near - far
-                    let distance = (d * d).sum()
-                    let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
-                    model.far = far
-                    model.axis = distance > 0 ? d / distance : .zero
-                    model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
+                // Most cells lie on a flat or gently sloping map: no layers to tell apart.
+                guard range > least && range.isFinite else {
+                    o.p[j * w + i] = model
+                    return
                 }
+                var n = 0
+                var sumNear: Float = 0
+                var sumFar: Float = 0
+                var near = SIMD3<Float>.zero
+                var far = SIMD3<Float>.zero
+                for y in rows {
+                    for x in columns {
+                        let k = y * w + x
+                        let t = (values.p[k] - low) / range
+                        let uniform = uniformity.p[k]
+                        let a = t * t * t * t * uniform
+                        let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
+                        (nearWeights[n], farWeights[n]) = (a, b)
+                        n += 1
+                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        sumNear += a
+                        sumFar += b
+                        near += a * c
+                        far += b * c
+                    }
+                }
+                near /= sumNear
+                far /= sumFar
+                var spreadNear: Float = 0
+                var spreadFar: Float = 0
+                n = 0
+                for y in rows {
+                    for x in columns {
+                        let k = y * w + x
+                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let dn = c - near
+                        let df = c - far
+                        spreadNear += nearWeights[n] * ((dn * dn).sum() + sp.p[k])
+                        spreadFar += farWeights[n] * ((df * df).sum() + sp.p[k])
+                        n += 1
+                    }
+                }
+                let d = near - far
+                let distance = (d * d).sum()
+                let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
+                model.far = far
+                model.axis = distance > 0 ? d / distance : .zero
+                model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
                 o.p[j * w + i] = model
+                isStep.p[j * w + i] = MapPlaneFit.residual(values.p, width: w, rows: rows, columns: columns) > 0.25 * range
+            }
+            var i = 0
+            while i < w {
+                if i >= 1 && i + 9 <= w {
+                    // Eight neighbourhoods inside the map's columns at once, the values taken in
+                    // the same order per lane as one at a time (`vmin` picks as `min` does,
+                    // `latestMax` as `max`: even between −0 and +0).
+                    var low = SIMD8<Float>(repeating: .infinity)
+                    var high = SIMD8<Float>(repeating: -.infinity)
+                    for y in rows {
+                        let row = values.p + y * w + i
+                        for dx in -1...1 {
+                            let v = load8(row + dx)
+                            low = vmin(low, v)
+                            high = latestMax(high, v)
+                        }
+                    }
+                    for k in 0..<8 { model(i + k, low: low[k], high: high[k]) }
+                    i += 8
+                } else {
+                    var low = Float.infinity
+                    var high = -Float.infinity
+                    for y in rows {
+                        for x in max(0, i - 1)...min(w - 1, i + 1) {
+                            let v = values.p[y * w + x]
+                            low = min(low, v)
+                            high = max(high, v)
+                        }
+                    }
+                    model(i, low: low, high: high)
+                    i += 1
+                }
             }
         }
-        return out
+        return (out, Array(UnsafeBufferPointer(start: stepBuffer.base, count: w * h)))
     }
+
+    /// `Swift.max` lane by lane: `b` where it is at least `a` (`vmax` keeps `a` on a tie, which
+    /// differs between −0 and +0).
+    @inline(__always) private static func latestMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        var r = a
+        for i in 0..<8 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
+        return r
+    }
+
     /// Separation below which the two layers' colours do not decide at all, and the span over
     /// which the confidence rises to 1 above it.
     static let separationFloor: Float = 1.5
@@ -886,44 +942,6 @@ package enum DisparityUpsampler {
         let u = (Float(x) + 0.5) * Float(cells) / Float(pixels) - 0.5
         let i = min(max(Int(u.rounded(.down)), 0), cells - 1)
         return (i, min(i + 1, cells - 1))
-    }
-
-    /// Cells at a depth step rather than on a slope: the 3 × 3 neighbourhood (clipped at the
-    /// edges) spans more than `least`, and its values leave the least-squares plane through them
-    /// by more than a quarter of that span (a step between two cells leaves it by a third of the
-    /// step; a plane, however steep, by nothing).
-    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float, threads: Int?) -> [Bool] {
-        let map = Shared(UnsafeMutablePointer(mutating: p))
-        return [Bool](unsafeUninitializedCapacity: w * h) { buffer, initialized in
-            let o = Shared(buffer.baseAddress!)
-            o.p.initialize(repeating: false, count: w * h)
-            parallelFor(h, threads: threads) { j in
-                stepRow(map.p, w, h, j, least: least, into: o.p)
-            }
-            initialized = w * h
-        }
-    }
-
-    /// Row `j` of `stepCells`.
-    private static func stepRow(
-        _ p: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, _ j: Int, least: Float, into out: UnsafeMutablePointer<Bool>
-    ) {
-        let rows = max(0, j - 1)...min(h - 1, j + 1)
-        for i in 0..<w {
-            let columns = max(0, i - 1)...min(w - 1, i + 1)
-            var (low, high) = (Float.infinity, -Float.infinity)
-            for y in rows {
-                for x in columns {
-                    let v = p[y * w + x]
-                    (low, high) = (min(low, v), max(high, v))
-                }
-            }
-            let span = high - low
-            // Most cells lie on a flat or gently sloping map: no plane to fit.
-            guard span > least && span.isFinite else { continue }
-            let residual = MapPlaneFit.residual(p, width: w, rows: rows, columns: columns)
-            out[j * w + i] = residual > 0.25 * span
-        }
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.
