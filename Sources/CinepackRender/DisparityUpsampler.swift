@@ -218,6 +218,9 @@ package enum DisparityUpsampler {
             let weightBuffer = RawBuffer<Float>(count: 18, zeroed: false)
             defer { withExtendedLifetime(weightBuffer) {} }
             let (nearWeights, farWeights) = (weightBuffer.base, weightBuffer.base + 9)
+            let weightBuffer8 = RawBuffer<SIMD8<Float>>(count: 18, zeroed: false)
+            defer { withExtendedLifetime(weightBuffer8) {} }
+            let (nearWeights8, farWeights8) = (weightBuffer8.base, weightBuffer8.base + 9)
             /// Cell `i`'s model from its neighbourhood's farthest and nearest values.
             @inline(__always) func model(_ i: Int, low: Float, high: Float) {
                 let columns = max(0, i - 1)...min(w - 1, i + 1)
@@ -274,6 +277,79 @@ package enum DisparityUpsampler {
                 o.p[j * w + i] = model
                 isStep.p[j * w + i] = MapPlaneFit.residual(values.p, width: w, rows: rows, columns: columns) > 0.25 * range
             }
+            /// Cells `i ..< i + 8` (their neighbourhoods inside the map's columns) at once: the
+            /// same operations in the same order per lane as `model`, the sums over the
+            /// neighbourhood eight lanes wide, each lane finished as `model` finishes.
+            func models8(_ i: Int, low: SIMD8<Float>, high: SIMD8<Float>) {
+                let range = high - low
+                var any = false
+                for k in 0..<8 where range[k] > least && range[k].isFinite { any = true }
+                guard any else {
+                    for k in 0..<8 { o.p[j * w + i + k] = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0) }
+                    return
+                }
+                var (sumNear, sumFar) = (SIMD8<Float>(), SIMD8<Float>())
+                var (nearR, nearG, nearB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var (farR, farG, farB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var n = 0
+                for y in rows {
+                    for dx in -1...1 {
+                        let k = y * w + i + dx
+                        let t = (load8(values.p + k) - low) / range
+                        let uniform = load8(uniformity.p + k)
+                        let a = t * t * t * t * uniform
+                        let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
+                        (nearWeights8[n], farWeights8[n]) = (a, b)
+                        n += 1
+                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        sumNear += a
+                        sumFar += b
+                        (nearR, nearG, nearB) = (nearR + a * r, nearG + a * g, nearB + a * bl)
+                        (farR, farG, farB) = (farR + b * r, farG + b * g, farB + b * bl)
+                    }
+                }
+                // The layers' colours lane by lane, divided as `model` divides them.
+                for k in 0..<8 {
+                    var near = SIMD3(nearR[k], nearG[k], nearB[k])
+                    var far = SIMD3(farR[k], farG[k], farB[k])
+                    near /= sumNear[k]
+                    far /= sumFar[k]
+                    (nearR[k], nearG[k], nearB[k]) = (near.x, near.y, near.z)
+                    (farR[k], farG[k], farB[k]) = (far.x, far.y, far.z)
+                }
+                var (spreadNear, spreadFar) = (SIMD8<Float>(), SIMD8<Float>())
+                n = 0
+                for y in rows {
+                    for dx in -1...1 {
+                        let k = y * w + i + dx
+                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let own = load8(sp.p + k)
+                        let (nr, ng, nb) = (r - nearR, g - nearG, bl - nearB)
+                        let (fr, fg, fb) = (r - farR, g - farG, bl - farB)
+                        // `SIMD3.sum()` adds x, y, z in that order.
+                        spreadNear += nearWeights8[n] * (nr * nr + ng * ng + nb * nb + own)
+                        spreadFar += farWeights8[n] * (fr * fr + fg * fg + fb * fb + own)
+                        n += 1
+                    }
+                }
+                for k in 0..<8 {
+                    let cell = j * w + i + k
+                    var model = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0)
+                    if range[k] > least && range[k].isFinite {
+                        let near = SIMD3(nearR[k], nearG[k], nearB[k])
+                        let far = SIMD3(farR[k], farG[k], farB[k])
+                        let d = near - far
+                        let distance = (d * d).sum()
+                        let separation = distance / (spreadNear[k] / sumNear[k] + spreadFar[k] / sumFar[k] + 1e-4)
+                        model.far = far
+                        model.axis = distance > 0 ? d / distance : .zero
+                        model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
+                        isStep.p[cell] =
+                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
+                    }
+                    o.p[cell] = model
+                }
+            }
             var i = 0
             while i < w {
                 if i >= 1 && i + 9 <= w {
@@ -290,7 +366,7 @@ package enum DisparityUpsampler {
                             high = latestMax(high, v)
                         }
                     }
-                    for k in 0..<8 { model(i + k, low: low[k], high: high[k]) }
+                    models8(i, low: low, high: high)
                     i += 8
                 } else {
                     var low = Float.infinity
