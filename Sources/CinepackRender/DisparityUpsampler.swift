@@ -16,7 +16,7 @@ import CinepackFormat
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
 ///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
 ///    (`ceilings`).
-/// 5. Where the map steps (`stepCells`), a confidence-weighted joint bilateral pass at picture
+/// 5. Where the map steps (`layerModels` tells where), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
 ///    two depths the depth of the decided pixels of their own colour nearby.
 ///
@@ -65,20 +65,18 @@ package enum DisparityUpsampler {
             var range = (low: Float.infinity, high: -Float.infinity)
             for v in filled { range = (min(range.low, v), max(range.high, v)) }
             let step = max(1e-2 * (range.high - range.low), .leastNormalMagnitude)
-            let layerBuffer = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
+            let (layerBuffer, steps) = layerModels(p, guideLow, spread, w, h, least: step, threads: threads)
             let layers = layerBuffer.base
             let ceilingBuffer = ceilings(coefficients, layers, p, colour, W, H, w, h, least: step, top: range.high, threads: threads)
             let ceilings = ceilingBuffer.base
             clock.lap("fit")
-            let guided = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
+            var result = apply(coefficients, layers, ceilings, step: step, p, colour, W, H, w, h, threads: threads)
             clock.lap("apply")
             // Twice: the pixels the first pass decides lend their depth one cell further in the
             // second, which moves each pixel `secondPassShare` of the way to its result.
-            let steps = stepCells(p, w, h, least: step, threads: threads)
-            let nearness = NearCache(steps, W, H, w, h)
-            let once = refine(guided, layers, ceilings, steps, share: 1, nearness, recorded: false, p, colour, W, H, w, h, threads: threads)
-            let result = refine(
-                once, layers, ceilings, steps, share: secondPassShare, nearness, recorded: true, p, colour, W, H, w, h, threads: threads)
+            let scope = RefineScope(steps, W, H, w, h)
+            refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
+            refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -191,12 +189,19 @@ package enum DisparityUpsampler {
     /// cells of an area-averaged map — count little) and by how uniform the cell's own colour is
     /// (a cell straddling an edge has a wide spread and a mixed mean). The confidence is a Fisher
     /// separation: the squared distance of the two colours over their summed spreads.
+    ///
+    /// With them, from the same neighbourhoods, the cells at a depth step rather than on a slope
+    /// (`steps`, where the refinement works): the 3 × 3 neighbourhood (clipped at the edges) spans
+    /// more than `least`, and its values leave the least-squares plane through them by more than a
+    /// quarter of that span (a step between two cells leaves it by a third of the step; a plane,
+    /// however steep, by nothing).
     private static func layerModels(
         _ p: UnsafeMutablePointer<Float>, _ guideLow: UnsafeMutablePointer<Float>, _ spread: UnsafeMutablePointer<Float>,
         _ w: Int, _ h: Int, least: Float, threads: Int?
-    ) -> RawBuffer<LayerModel> {
+    ) -> (models: RawBuffer<LayerModel>, steps: [Bool]) {
         let out = RawBuffer<LayerModel>(count: w * h, zeroed: false)
-        let o = Shared(out.base)
+        let stepBuffer = RawBuffer<Bool>(count: w * h)
+        let (o, isStep) = (Shared(out.base), Shared(stepBuffer.base))
         let values = Shared(p)
         let gl = Shared(guideLow)
         let sp = Shared(spread)
@@ -206,63 +211,189 @@ package enum DisparityUpsampler {
         parallelFor(h, threads: threads) { j in
             for k in (j * w)..<(j * w + w) { uniformity.p[k] = 1 / (sp.p[k] + spreadFloor) }
         }
-        defer { withExtendedLifetime(uniformBuffer) {} }
+        defer { withExtendedLifetime((uniformBuffer, stepBuffer)) {} }
         parallelFor(h, threads: threads) { j in
             let rows = max(0, j - 1)...min(h - 1, j + 1)
-            for i in 0..<w {
+            // Each neighbour's two layer weights, kept from the means for the spreads.
+            let weightBuffer = RawBuffer<Float>(count: 18, zeroed: false)
+            defer { withExtendedLifetime(weightBuffer) {} }
+            let (nearWeights, farWeights) = (weightBuffer.base, weightBuffer.base + 9)
+            let weightBuffer8 = RawBuffer<SIMD8<Float>>(count: 18, zeroed: false)
+            defer { withExtendedLifetime(weightBuffer8) {} }
+            let (nearWeights8, farWeights8) = (weightBuffer8.base, weightBuffer8.base + 9)
+            /// Cell `i`'s model from its neighbourhood's farthest and nearest values.
+            @inline(__always) func model(_ i: Int, low: Float, high: Float) {
                 let columns = max(0, i - 1)...min(w - 1, i + 1)
-                var low = Float.infinity
-                var high = -Float.infinity
-                for y in rows { for x in columns { let v = values.p[y * w + x]; low = min(low, v); high = max(high, v) } }
                 var model = LayerModel(far: .zero, axis: .zero, low: low, high: high, confidence: 0)
                 let range = high - low
-                if range > least && range.isFinite {
-                    var sumNear: Float = 0
-                    var sumFar: Float = 0
-                    var near = SIMD3<Float>.zero
-                    var far = SIMD3<Float>.zero
-                    for y in rows {
-                        for x in columns {
-                            let k = y * w + x
-                            let t = (values.p[k] - low) / range
-                            let uniform = uniformity.p[k]
-                            let a = t * t * t * t * uniform
-                            let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
-                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
-                            sumNear += a
-                            sumFar += b
-                            near += a * c
-                            far += b * c
-                        }
-                    }
-                    near /= sumNear
-                    far /= sumFar
-                    var spreadNear: Float = 0
-                    var spreadFar: Float = 0
-                    for y in rows {
-                        for x in columns {
-                            let k = y * w + x
-                            let t = (values.p[k] - low) / range
-                            let uniform = uniformity.p[k]
-                            let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
-                            let dn = c - near
-                            let df = c - far
-                            spreadNear += t * t * t * t * uniform * ((dn * dn).sum() + sp.p[k])
-                            spreadFar += (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform * ((df * df).sum() + sp.p[k])
-                        }
-                    }
-                    let d = near - far
-                    let distance = (d * d).sum()
-                    let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
-                    model.far = far
-                    model.axis = distance > 0 ? d / distance : .zero
-                    model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
+                // Most cells lie on a flat or gently sloping map: no layers to tell apart.
+                guard range > least && range.isFinite else {
+                    o.p[j * w + i] = model
+                    return
                 }
+                var n = 0
+                var sumNear: Float = 0
+                var sumFar: Float = 0
+                var near = SIMD3<Float>.zero
+                var far = SIMD3<Float>.zero
+                for y in rows {
+                    for x in columns {
+                        let k = y * w + x
+                        let t = (values.p[k] - low) / range
+                        let uniform = uniformity.p[k]
+                        let a = t * t * t * t * uniform
+                        let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
+                        (nearWeights[n], farWeights[n]) = (a, b)
+                        n += 1
+                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        sumNear += a
+                        sumFar += b
+                        near += a * c
+                        far += b * c
+                    }
+                }
+                near /= sumNear
+                far /= sumFar
+                var spreadNear: Float = 0
+                var spreadFar: Float = 0
+                n = 0
+                for y in rows {
+                    for x in columns {
+                        let k = y * w + x
+                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let dn = c - near
+                        let df = c - far
+                        spreadNear += nearWeights[n] * ((dn * dn).sum() + sp.p[k])
+                        spreadFar += farWeights[n] * ((df * df).sum() + sp.p[k])
+                        n += 1
+                    }
+                }
+                let d = near - far
+                let distance = (d * d).sum()
+                let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
+                model.far = far
+                model.axis = distance > 0 ? d / distance : .zero
+                model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
                 o.p[j * w + i] = model
+                isStep.p[j * w + i] = MapPlaneFit.residual(values.p, width: w, rows: rows, columns: columns) > 0.25 * range
+            }
+            /// Cells `i ..< i + 8` (their neighbourhoods inside the map's columns) at once: the
+            /// same operations in the same order per lane as `model`, the sums over the
+            /// neighbourhood eight lanes wide, each lane finished as `model` finishes.
+            func models8(_ i: Int, low: SIMD8<Float>, high: SIMD8<Float>) {
+                let range = high - low
+                var any = false
+                for k in 0..<8 where range[k] > least && range[k].isFinite { any = true }
+                guard any else {
+                    for k in 0..<8 { o.p[j * w + i + k] = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0) }
+                    return
+                }
+                var (sumNear, sumFar) = (SIMD8<Float>(), SIMD8<Float>())
+                var (nearR, nearG, nearB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var (farR, farG, farB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                var n = 0
+                for y in rows {
+                    for dx in -1...1 {
+                        let k = y * w + i + dx
+                        let t = (load8(values.p + k) - low) / range
+                        let uniform = load8(uniformity.p + k)
+                        let a = t * t * t * t * uniform
+                        let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
+                        (nearWeights8[n], farWeights8[n]) = (a, b)
+                        n += 1
+                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        sumNear += a
+                        sumFar += b
+                        (nearR, nearG, nearB) = (nearR + a * r, nearG + a * g, nearB + a * bl)
+                        (farR, farG, farB) = (farR + b * r, farG + b * g, farB + b * bl)
+                    }
+                }
+                // The layers' colours lane by lane, divided as `model` divides them.
+                for k in 0..<8 {
+                    var near = SIMD3(nearR[k], nearG[k], nearB[k])
+                    var far = SIMD3(farR[k], farG[k], farB[k])
+                    near /= sumNear[k]
+                    far /= sumFar[k]
+                    (nearR[k], nearG[k], nearB[k]) = (near.x, near.y, near.z)
+                    (farR[k], farG[k], farB[k]) = (far.x, far.y, far.z)
+                }
+                var (spreadNear, spreadFar) = (SIMD8<Float>(), SIMD8<Float>())
+                n = 0
+                for y in rows {
+                    for dx in -1...1 {
+                        let k = y * w + i + dx
+                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let own = load8(sp.p + k)
+                        let (nr, ng, nb) = (r - nearR, g - nearG, bl - nearB)
+                        let (fr, fg, fb) = (r - farR, g - farG, bl - farB)
+                        // `SIMD3.sum()` adds x, y, z in that order.
+                        spreadNear += nearWeights8[n] * (nr * nr + ng * ng + nb * nb + own)
+                        spreadFar += farWeights8[n] * (fr * fr + fg * fg + fb * fb + own)
+                        n += 1
+                    }
+                }
+                for k in 0..<8 {
+                    let cell = j * w + i + k
+                    var model = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0)
+                    if range[k] > least && range[k].isFinite {
+                        let near = SIMD3(nearR[k], nearG[k], nearB[k])
+                        let far = SIMD3(farR[k], farG[k], farB[k])
+                        let d = near - far
+                        let distance = (d * d).sum()
+                        let separation = distance / (spreadNear[k] / sumNear[k] + spreadFar[k] / sumFar[k] + 1e-4)
+                        model.far = far
+                        model.axis = distance > 0 ? d / distance : .zero
+                        model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
+                        isStep.p[cell] =
+                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
+                    }
+                    o.p[cell] = model
+                }
+            }
+            var i = 0
+            while i < w {
+                if i >= 1 && i + 9 <= w {
+                    // Eight neighbourhoods inside the map's columns at once, the values taken in
+                    // the same order per lane as one at a time (`vmin` picks as `min` does,
+                    // `latestMax` as `max`: even between −0 and +0).
+                    var low = SIMD8<Float>(repeating: .infinity)
+                    var high = SIMD8<Float>(repeating: -.infinity)
+                    for y in rows {
+                        let row = values.p + y * w + i
+                        for dx in -1...1 {
+                            let v = load8(row + dx)
+                            low = vmin(low, v)
+                            high = latestMax(high, v)
+                        }
+                    }
+                    models8(i, low: low, high: high)
+                    i += 8
+                } else {
+                    var low = Float.infinity
+                    var high = -Float.infinity
+                    for y in rows {
+                        for x in max(0, i - 1)...min(w - 1, i + 1) {
+                            let v = values.p[y * w + x]
+                            low = min(low, v)
+                            high = max(high, v)
+                        }
+                    }
+                    model(i, low: low, high: high)
+                    i += 1
+                }
             }
         }
-        return out
+        return (out, Array(UnsafeBufferPointer(start: stepBuffer.base, count: w * h)))
     }
+
+    /// `Swift.max` lane by lane: `b` where it is at least `a` (`vmax` keeps `a` on a tie, which
+    /// differs between −0 and +0).
+    @inline(__always) private static func latestMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        var r = a
+        for i in 0..<8 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
+        return r
+    }
+
     /// Separation below which the two layers' colours do not decide at all, and the span over
     /// which the confidence rises to 1 above it.
     static let separationFloor: Float = 1.5
@@ -570,16 +701,19 @@ package enum DisparityUpsampler {
     /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
     /// (raised to their ceilings), then moved `share` of the way from the input to that result.
     ///
-    /// `nearness`, when it holds a buffer, keeps the colour weight of every tap of the groups of
+    /// In place: only the groups of eight pixels that `scope` lists change (a few per cent of the
+    /// picture), so their results are gathered apart and written back once all are computed,
+    /// and every other pixel is left untouched rather than copied.
+    ///
+    /// `scope`, when it holds a buffer, keeps the colour weight of every tap of the groups of
     /// eight pixels refined at once: written by the first pass, read by the second (`recorded`).
     private static func refine(
-        _ input: [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>, _ steps: [Bool],
-        share: Float, _ nearness: NearCache, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
+        _ depths: inout [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ ceilings: UnsafeMutablePointer<Float>,
+        _ steps: [Bool], share: Float, _ scope: RefineScope, recorded: Bool, _ p: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
-    ) -> [Float] {
-        let cols = (0..<W).map { bilinearCells($0, W, w) }
-        // The map column of every picture column (the cell whose layer model a pixel uses).
-        let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
+    ) {
+        guard scope.pixelStart[H] > 0 else { return }
+        let (cols, cellColumn) = (scope.cols, scope.cellColumn)
         let map = Shared(p)
         let reach = refineReach(W, w)
         let stride = refineStride(reach)
@@ -588,161 +722,188 @@ package enum DisparityUpsampler {
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
-        let cache = nearness.buffer.map { Shared($0.base) }
-        let (rowGroups, taps, groups) = (nearness.rowGroups, nearness.taps, nearness.groups)
-        let refinedGroups = Shared(nearness.refined.base)
-        defer { withExtendedLifetime(nearness) {} }
-        return input.withUnsafeBufferPointer { inputBuffer in
-            let d = Shared(UnsafeMutablePointer(mutating: inputBuffer.baseAddress!))
-            return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
-                let o = Shared(buffer.baseAddress!)
-                parallelFor(H, threads: threads) { y in
-                    let j = min(h - 1, y * h / H)
-                    let (j0, j1) = bilinearCells(y, H, h)
-                    let (red, green, blue) = (c.p, c.p + plane, c.p + 2 * plane)
-                    /// The refined depth of pixel `x` from its window's sums, clamped to the 2 × 2
-                    /// map values around it, as the guided result is.
-                    @inline(__always) func finish(_ x: Int, sum: Float, weights: Float, lean: Float) -> Float {
-                        let k = y * W + x
-                        let (i0, i1) = cols[x]
-                        let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
-                        let high = max(
-                            max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
-                        // How one-sided the pixel's colour is among the depths around it: 1 when
-                        // it is found on one side only, 0 when on both alike (the soft matte stays).
-                        let decided = abs(lean) / weights
-                        let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
-                        return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
+        let cache = scope.buffer.map { Shared($0.base) }
+        let (rowGroups, taps, groupStart, pixelStart) = (scope.rowGroups, scope.taps, scope.groupStart, scope.pixelStart)
+        let refinedGroups = Shared(scope.groupList.base)
+        // The refined groups' results, row by row from `pixelStart[y]`, eight slots a group.
+        let resultBuffer = RawBuffer<Float>(count: pixelStart[H], zeroed: false)
+        let o = Shared(resultBuffer.base)
+        defer { withExtendedLifetime((scope, resultBuffer)) {} }
+        depths.withUnsafeMutableBufferPointer { depthBuffer in
+            let d = Shared(depthBuffer.baseAddress!)
+            parallelFor(H, threads: threads) { y in
+                let j = min(h - 1, y * h / H)
+                let (j0, j1) = bilinearCells(y, H, h)
+                let (red, green, blue) = (c.p, c.p + plane, c.p + 2 * plane)
+                /// The refined depth of pixel `x` from its window's sums, clamped to the 2 × 2
+                /// map values around it, as the guided result is.
+                @inline(__always) func finish(_ x: Int, sum: Float, weights: Float, lean: Float) -> Float {
+                    let k = y * W + x
+                    let (i0, i1) = cols[x]
+                    let low = min(min(map.p[j0 * w + i0], map.p[j0 * w + i1]), min(map.p[j1 * w + i0], map.p[j1 * w + i1]))
+                    let high = max(
+                        max(ceiling.p[j0 * w + i0], ceiling.p[j0 * w + i1]), max(ceiling.p[j1 * w + i0], ceiling.p[j1 * w + i1]))
+                    // How one-sided the pixel's colour is among the depths around it: 1 when
+                    // it is found on one side only, 0 when on both alike (the soft matte stays).
+                    let decided = abs(lean) / weights
+                    let refined = min(max(d.p[k] + decided * (sum / weights - d.p[k]), low), high)
+                    return share == 1 ? refined : d.p[k] + share * (refined - d.p[k])
+                }
+                /// One pixel, its window clipped at the picture's edges.
+                func pixel(_ x: Int) -> Float {
+                    let k = y * W + x
+                    let model = lay.p[j * w + cellColumn[x]]
+                    let toT = 2 / (model.high - model.low)
+                    let own = SIMD3(red[k], green[k], blue[k])
+                    var sum: Float = 0
+                    var weights: Float = 0
+                    var lean: Float = 0
+                    for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
+                        let wy = Float(reach + 1 - abs(yy - y))
+                        for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
+                            let q = yy * W + xx
+                            let diff = SIMD3(red[q], green[q], blue[q]) - own
+                            let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
+                            if near == 0 { continue }
+                            let t = (d.p[q] - model.low) * toT - 1
+                            let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                            sum += weight * d.p[q]
+                            weights += weight
+                            lean += t > 0 ? weight : -weight
+                        }
                     }
-                    /// One pixel, its window clipped at the picture's edges.
-                    func pixel(_ x: Int) -> Float {
-                        let k = y * W + x
-                        let model = lay.p[j * w + cellColumn[x]]
-                        let toT = 2 / (model.high - model.low)
-                        let own = SIMD3(red[k], green[k], blue[k])
-                        var sum: Float = 0
-                        var weights: Float = 0
-                        var lean: Float = 0
+                    // The pixel itself always counts (near = 1), so weights > 0.
+                    return finish(x, sum: sum, weights: weights, lean: lean)
+                }
+                // This row's next slot in the cache and in the results.
+                var slot = rowGroups[y] * taps
+                var out = o.p + pixelStart[y]
+                for g in groupStart[j]..<groupStart[j + 1] {
+                    let x = 8 * Int(refinedGroups.p[g])
+                    let n = min(8, W - x)
+                    let k0 = y * W + x
+                    if n == 8 && x >= reach && x + 7 + reach < W {
+                        // Eight pixels at once, the same operations in the same order per lane
+                        // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
+                        // adding it changes no sum (none is ever −0), as skipping it does.
+                        var low = SIMD8<Float>()
+                        var toT = SIMD8<Float>()
+                        for k in 0..<8 {
+                            let model = lay.p[j * w + cellColumn[x + k]]
+                            low[k] = model.low
+                            toT[k] = 2 / (model.high - model.low)
+                        }
+                        let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
+                        var sum = SIMD8<Float>()
+                        var weights = SIMD8<Float>()
+                        var lean = SIMD8<Float>()
+                        let floor = SIMD8<Float>(repeating: undecidedWeight)
                         for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
                             let wy = Float(reach + 1 - abs(yy - y))
-                            for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
-                                let q = yy * W + xx
-                                let diff = SIMD3(red[q], green[q], blue[q]) - own
-                                let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
-                                if near == 0 { continue }
-                                let t = (d.p[q] - model.low) * toT - 1
-                                let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
-                                sum += weight * d.p[q]
-                                weights += weight
-                                lean += t > 0 ? weight : -weight
-                            }
-                        }
-                        // The pixel itself always counts (near = 1), so weights > 0.
-                        return finish(x, sum: sum, weights: weights, lean: lean)
-                    }
-                    // This row's next slot in the cache.
-                    var slot = rowGroups[y] * taps
-                    var x = 0
-                    while x < W {
-                        let n = min(8, W - x)
-                        let refined = refinedGroups.p[j * groups + x / 8]
-                        let k0 = y * W + x
-                        if !refined {
-                            (o.p + k0).update(from: d.p + k0, count: n)
-                        } else if n == 8 && x >= reach && x + 7 + reach < W {
-                            // Eight pixels at once, the same operations in the same order per lane
-                            // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
-                            // adding it changes no sum (none is ever −0), as skipping it does.
-                            var low = SIMD8<Float>()
-                            var toT = SIMD8<Float>()
-                            for k in 0..<8 {
-                                let model = lay.p[j * w + cellColumn[x + k]]
-                                low[k] = model.low
-                                toT[k] = 2 / (model.high - model.low)
-                            }
-                            let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
-                            var sum = SIMD8<Float>()
-                            var weights = SIMD8<Float>()
-                            var lean = SIMD8<Float>()
-                            let floor = SIMD8<Float>(repeating: undecidedWeight)
-                            for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
-                                let wy = Float(reach + 1 - abs(yy - y))
-                                for dx in Swift.stride(from: -reach, through: reach, by: stride) {
-                                    let q = yy * W + x + dx
-                                    let near: SIMD8<Float>
-                                    if recorded, let cache {
-                                        near = cache.p[slot]
-                                    } else {
-                                        let dr = load8(red + q) - own.0
-                                        let dg = load8(green + q) - own.1
-                                        let db = load8(blue + q) - own.2
-                                        near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                        cache?.p[slot] = near
-                                    }
-                                    slot += 1
-                                    // No lane's colour is close: the tap adds nothing (see above). A NaN
-                                    // lane counts as not close, as `near > 0` has it.
-                                    if !anyAbove(vmax(SIMD8(), near), 0) { continue }
-                                    let depth = load8(d.p + q)
-                                    let t = (depth - low) * toT - 1
-                                    let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
-                                    sum += weight * depth
-                                    weights += weight
-                                    lean += signed(weight, where: t)
+                            for dx in Swift.stride(from: -reach, through: reach, by: stride) {
+                                let q = yy * W + x + dx
+                                let near: SIMD8<Float>
+                                if recorded, let cache {
+                                    near = cache.p[slot]
+                                } else {
+                                    let dr = load8(red + q) - own.0
+                                    let dg = load8(green + q) - own.1
+                                    let db = load8(blue + q) - own.2
+                                    near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    cache?.p[slot] = near
                                 }
+                                slot += 1
+                                // No lane's colour is close: the tap adds nothing (see above). A NaN
+                                // lane counts as not close, as `near > 0` has it.
+                                if !anyAbove(vmax(SIMD8(), near), 0) { continue }
+                                let depth = load8(d.p + q)
+                                let t = (depth - low) * toT - 1
+                                let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
+                                sum += weight * depth
+                                weights += weight
+                                lean += signed(weight, where: t)
                             }
-                            // Slots are a whole window's, whatever the rows clipped.
-                            slot = (slot + taps - 1) / taps * taps
-                            for k in 0..<8 {
-                                o.p[k0 + k] =
-                                    steps[j * w + cellColumn[x + k]]
-                                    ? finish(x + k, sum: sum[k], weights: weights[k], lean: lean[k]) : d.p[k0 + k]
-                            }
-                        } else {
-                            for k in 0..<n { o.p[k0 + k] = steps[j * w + cellColumn[x + k]] ? pixel(x + k) : d.p[k0 + k] }
                         }
-                        x += 8
+                        // Slots are a whole window's, whatever the rows clipped.
+                        slot = (slot + taps - 1) / taps * taps
+                        for k in 0..<8 {
+                            out[k] =
+                                steps[j * w + cellColumn[x + k]]
+                                ? finish(x + k, sum: sum[k], weights: weights[k], lean: lean[k]) : d.p[k0 + k]
+                        }
+                    } else {
+                        for k in 0..<n { out[k] = steps[j * w + cellColumn[x + k]] ? pixel(x + k) : d.p[k0 + k] }
                     }
+                    out += 8
                 }
-                initialized = W * H
+            }
+            // Every result computed from the input: now they may replace it.
+            parallelFor(H, threads: threads) { y in
+                let j = min(h - 1, y * h / H)
+                var from = o.p + pixelStart[y]
+                for g in groupStart[j]..<groupStart[j + 1] {
+                    let x = 8 * Int(refinedGroups.p[g])
+                    (d.p + y * W + x).update(from: from, count: min(8, W - x))
+                    from += 8
+                }
             }
         }
     }
 
-    /// Which groups of eight pixels the refinement refines (`refined`, a map row's groups from
-    /// `j · groups` on: those whose cell columns step, the same for every picture row of a map
-    /// row), and its colour weights, kept from its first pass for its second (the colours are the
+    /// Where the refinement works and what it keeps between its two passes: the groups of eight
+    /// pixels it refines (`groupList[groupStart[j]..<groupStart[j + 1]]` for map row `j`: those
+    /// whose cell columns step, the same for every picture row of a map row), the slots of their
+    /// results (row `y`'s from `pixelStart[y]` on, eight a group), the picture columns' map cells,
+    /// and its colour weights, kept from its first pass for its second (the colours are the
     /// same, only the depths differ): one `SIMD8` a tap of every group refined eight pixels at
     /// once, `taps` slots a group, the groups of row `y` from `rowGroups[y]` on. No weight buffer
     /// when it would exceed `limit` bytes (a map stepping almost everywhere): the second pass then
     /// computes the weights again.
-    final class NearCache: @unchecked Sendable {
+    final class RefineScope: @unchecked Sendable {
         static let limit = 128 << 20
-        let groups: Int
-        let refined: RawBuffer<Bool>
+        let groupList: RawBuffer<Int32>
+        let groupStart: [Int]
+        let pixelStart: [Int]
         let rowGroups: [Int]
         let taps: Int
         let buffer: RawBuffer<SIMD8<Float>>?
+        /// Per picture column: the two map columns interpolated there, and the cell it lies in
+        /// (whose layer model its pixels use).
+        let cols: [(Int, Int)]
+        let cellColumn: [Int]
 
         init(_ steps: [Bool], _ W: Int, _ H: Int, _ w: Int, _ h: Int) {
             let reach = refineReach(W, w)
             let perRow = 2 * reach / refineStride(reach) + 1
             taps = perRow * perRow
-            groups = (W + 7) / 8
+            let groups = (W + 7) / 8
+            cols = (0..<W).map { bilinearCells($0, W, w) }
             let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
-            let refined = RawBuffer<Bool>(count: h * groups)
+            self.cellColumn = cellColumn
+            var list: [Int32] = []
+            var starts = [0]
             var perMapRow = [Int](repeating: 0, count: h)
             for j in 0..<h {
                 for g in 0..<groups {
                     let x = 8 * g
-                    refined.base[j * groups + g] = (x..<min(W, x + 8)).contains { steps[j * w + cellColumn[$0]] }
-                    if refined.base[j * groups + g] && x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
+                    guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
+                    list.append(Int32(g))
+                    if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
                 }
+                starts.append(list.count)
             }
-            self.refined = refined
+            groupList = RawBuffer(count: max(1, list.count), zeroed: false)
+            groupList.base.initialize(from: list, count: list.count)
+            groupStart = starts
             var first = [Int](repeating: 0, count: H + 1)
-            for y in 0..<H { first[y + 1] = first[y] + perMapRow[min(h - 1, y * h / H)] }
+            var pixels = [Int](repeating: 0, count: H + 1)
+            for y in 0..<H {
+                let j = min(h - 1, y * h / H)
+                first[y + 1] = first[y] + perMapRow[j]
+                pixels[y + 1] = pixels[y] + 8 * (starts[j + 1] - starts[j])
+            }
             rowGroups = first
+            pixelStart = pixels
             let bytes = first[H] * taps * MemoryLayout<SIMD8<Float>>.stride
             buffer = first[H] > 0 && bytes <= Self.limit ? RawBuffer(count: first[H] * taps, zeroed: false) : nil
         }
@@ -857,44 +1018,6 @@ package enum DisparityUpsampler {
         let u = (Float(x) + 0.5) * Float(cells) / Float(pixels) - 0.5
         let i = min(max(Int(u.rounded(.down)), 0), cells - 1)
         return (i, min(i + 1, cells - 1))
-    }
-
-    /// Cells at a depth step rather than on a slope: the 3 × 3 neighbourhood (clipped at the
-    /// edges) spans more than `least`, and its values leave the least-squares plane through them
-    /// by more than a quarter of that span (a step between two cells leaves it by a third of the
-    /// step; a plane, however steep, by nothing).
-    static func stepCells(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, least: Float, threads: Int?) -> [Bool] {
-        let map = Shared(UnsafeMutablePointer(mutating: p))
-        return [Bool](unsafeUninitializedCapacity: w * h) { buffer, initialized in
-            let o = Shared(buffer.baseAddress!)
-            o.p.initialize(repeating: false, count: w * h)
-            parallelFor(h, threads: threads) { j in
-                stepRow(map.p, w, h, j, least: least, into: o.p)
-            }
-            initialized = w * h
-        }
-    }
-
-    /// Row `j` of `stepCells`.
-    private static func stepRow(
-        _ p: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int, _ j: Int, least: Float, into out: UnsafeMutablePointer<Bool>
-    ) {
-        let rows = max(0, j - 1)...min(h - 1, j + 1)
-        for i in 0..<w {
-            let columns = max(0, i - 1)...min(w - 1, i + 1)
-            var (low, high) = (Float.infinity, -Float.infinity)
-            for y in rows {
-                for x in columns {
-                    let v = p[y * w + x]
-                    (low, high) = (min(low, v), max(high, v))
-                }
-            }
-            let span = high - low
-            // Most cells lie on a flat or gently sloping map: no plane to fit.
-            guard span > least && span.isFinite else { continue }
-            let residual = MapPlaneFit.residual(p, width: w, rows: rows, columns: columns)
-            out[j * w + i] = residual > 0.25 * span
-        }
     }
 
     /// The map with invalid values filled (same resolution); NaN everywhere when none is valid.

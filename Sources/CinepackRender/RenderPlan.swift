@@ -227,10 +227,11 @@ public struct RenderPlan: Sendable {
             let other = light.linear(picture)
             for i in mixed.values.indices { mixed.values[i] += other.values[i] * weight }
         }
-        return render(linear: mixed, disparity: map, sourceFrame: n, renderer: renderer)
+        return render(linear: consume mixed, disparity: map, sourceFrame: n, renderer: renderer)
     }
 
-    func render(linear: LinearImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
+    /// `linear` is handed on to the renderer, which reuses it as the engine's input.
+    func render(linear: consuming LinearImage, disparity map: DisparityMap, sourceFrame n: Int, renderer: BokehRenderer) -> PixelImage {
         let focus = focusDisparity(sourceFrame: n)
         let frameLens = lens(sourceFrame: n)
         var renderer = renderer
@@ -239,9 +240,10 @@ public struct RenderPlan: Sendable {
         var rendered: LinearImage
         var full: [Float]? = nil
         if overlay != nil {
-            (rendered, full) = renderer.renderKeepingDisparity(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+            (rendered, full) = renderer.renderKeepingDisparity(
+                picture: consume linear, disparity: map, focusDisparity: focus, lens: frameLens)
         } else {
-            rendered = renderer.render(picture: linear, disparity: map, focusDisparity: focus, lens: frameLens)
+            rendered = renderer.render(picture: consume linear, disparity: map, focusDisparity: focus, lens: frameLens)
         }
         gamut?.apply(to: &rendered)
         let out = light.picture(rendered, bitDepth: outputBitDepth)

@@ -83,6 +83,28 @@ import Testing
         #expect(checked > 1000)
     }
 
+    /// The split patches the picture and disparity it is handed in place; a caller that keeps its
+    /// own sees them unchanged, and both ways render the same.
+    @Test func patchesOnlyWhatItIsHandedOver() {
+        let scene = Self.wires()
+        let (picture, disparity) = (scene.picture, scene.disparity)
+        let renderer = BokehRenderer(quality: .export)
+        let kept = renderer.render(picture: picture, fullResolutionDisparity: disparity, focusDisparity: scene.focus[0], lens: scene.lens)
+        #expect(picture.values == scene.picture.values)
+        #expect(disparity == scene.disparity)
+        // Fresh arrays with the same values, handed over: nobody else holds them.
+        let ownPicture = LinearImage(width: scene.width, height: scene.height, values: scene.picture.values.map { $0 })
+        let ownDisparity = scene.disparity.map { $0 }
+        let handed = renderer.render(
+            picture: consume ownPicture, fullResolutionDisparity: consume ownDisparity, focusDisparity: scene.focus[0], lens: scene.lens)
+        let matte = DepthEdgeMatte(
+            picture: scene.picture, disparity: scene.disparity, focusDisparity: scene.focus[0], lens: scene.lens, threads: nil)
+        print("patchesOnlyWhatItIsHandedOver: \(matte.matteCount) pixels split")
+        #expect(matte.matteCount > 100)
+        #expect(matte.picture.values != scene.picture.values)
+        #expect(handed.values == kept.values)
+    }
+
     /// Where the two sides' colours cannot be told apart, nothing is split: wires of the wall's
     /// own colour over a plain wall render exactly as with the engine alone.
     @Test func sidesOfOneColourAreLeftAlone() {

@@ -43,14 +43,16 @@ public struct BokehRenderer: Sendable {
     /// upsampled edge-aware, guided by the picture (`DisparityUpsampler`); preview quality works
     /// from the map itself (`PreviewRenderer`, spec/render.md §3). `focusDisparity` in
     /// diopters; `lens` gives the f-number, focal length and output width (normally the picture's).
-    public func render(picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
+    /// A picture handed over (`consume`, or a temporary) is reused as the engine's input instead
+    /// of copied.
+    public func render(picture: consuming LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel) -> LinearImage {
         if previewsFromMap(picture, disparity) {
             // Preview needs each pixel's disparity only near depth steps close to the focus (spec/render.md §3).
-            let (picture, renderer) = rebuildingHighlights(picture)
+            let (picture, renderer) = rebuildingHighlights(consume picture)
             return PreviewRenderer(renderer: renderer).render(picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
         }
         let full = fullResolution(disparity, guide: picture)
-        return render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens)
+        return render(picture: consume picture, fullResolutionDisparity: consume full, focusDisparity: focusDisparity, lens: lens)
     }
 
     /// Renders as `render(picture:disparity:focusDisparity:lens:)` does and also gives the
@@ -58,15 +60,15 @@ public struct BokehRenderer: Sendable {
     /// map brought to the picture's size, or in a preview from the map the preview's own
     /// (spec/render.md §3), so the aid shows what the render did and costs no second upsampling.
     public func renderKeepingDisparity(
-        picture: LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel
+        picture: consuming LinearImage, disparity: DisparityMap, focusDisparity: Float, lens: LensModel
     ) -> (image: LinearImage, disparity: [Float]) {
         if previewsFromMap(picture, disparity) {
-            let (picture, renderer) = rebuildingHighlights(picture)
+            let (picture, renderer) = rebuildingHighlights(consume picture)
             return PreviewRenderer(renderer: renderer).renderKeepingDisparity(
                 picture: picture, map: disparity, focusDisparity: focusDisparity, lens: lens)
         }
         let full = fullResolution(disparity, guide: picture)
-        return (render(picture: picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens), full)
+        return (render(picture: consume picture, fullResolutionDisparity: full, focusDisparity: focusDisparity, lens: lens), full)
     }
 
     /// The map at the picture's size: upsampled edge-aware, guided by the picture
@@ -93,29 +95,35 @@ public struct BokehRenderer: Sendable {
 
     /// The same with a disparity map already at picture resolution (no upsampling). NaN disparity
     /// counts as in focus.
-    public func render(picture: LinearImage, fullResolutionDisparity: [Float], focusDisparity: Float, lens: LensModel) -> LinearImage {
+    public func render(
+        picture: consuming LinearImage, fullResolutionDisparity: consuming [Float], focusDisparity: Float, lens: LensModel
+    ) -> LinearImage {
         precondition(
             fullResolutionDisparity.count == picture.width * picture.height,
             "the disparity map must have one value per picture pixel")
         guard picture.width > 0, picture.height > 0 else { return picture }
         if look.rebuildsHighlights {
-            let (rebuilt, plain) = rebuildingHighlights(picture)
+            let (rebuilt, plain) = rebuildingHighlights(consume picture)
             return plain.render(
-                picture: rebuilt, fullResolutionDisparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
+                picture: consume rebuilt, fullResolutionDisparity: consume fullResolutionDisparity, focusDisparity: focusDisparity,
+                lens: lens)
         }
         if quality == .preview && picture.width >= 32 && picture.height >= 32 {
             return PreviewRenderer(renderer: self).render(
                 picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens)
         }
-        // Mixed pixels at sharp-over-blurred depth edges: the engine gets their blurred side only.
+        // Mixed pixels at sharp-over-blurred depth edges: the engine gets their blurred side only
+        // (patched into the picture and disparity handed over here, not into a copy).
         var clock = PassClock()
         let matte = DepthEdgeMatte(
-            picture: picture, disparity: fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens, threads: threads)
+            picture: consume picture, disparity: consume fullResolutionDisparity, focusDisparity: focusDisparity, lens: lens,
+            threads: threads)
         clock.lap("depth-edge matte")
         var image = matte.picture.values.withUnsafeBufferPointer { pixels in
             matte.disparity.withUnsafeBufferPointer { disparity in
                 BokehEngine(
-                    width: picture.width, height: picture.height, picture: pixels.baseAddress!, disparity: disparity.baseAddress!,
+                    width: matte.picture.width, height: matte.picture.height, picture: pixels.baseAddress!,
+                    disparity: disparity.baseAddress!,
                     focus: focusDisparity, lens: lens, quality: quality, threads: threads, pool: pool, aperture: aperture
                 ).run()
             }
@@ -130,12 +138,12 @@ public struct BokehRenderer: Sendable {
     /// The picture with its clipped highlights rebuilt as the look asks (spec/render.md §5), and
     /// the renderer to blur it with, which rebuilds nothing more (the picture and itself when the
     /// look rebuilds nothing).
-    private func rebuildingHighlights(_ picture: LinearImage) -> (LinearImage, BokehRenderer) {
+    private func rebuildingHighlights(_ picture: consuming LinearImage) -> (LinearImage, BokehRenderer) {
         guard look.rebuildsHighlights else { return (picture, self) }
-        var rebuilt = picture
-        look.rebuildHighlights(&rebuilt)
+        // In place when the picture was handed over.
+        look.rebuildHighlights(&picture)
         var plain = self
         plain.look.highlightThreshold = nil
-        return (rebuilt, plain)
+        return (picture, plain)
     }
 }

@@ -7,7 +7,8 @@
 /// (its colour at its depth) and the sharp side is put back over the engine's output.
 struct DepthEdgeMatte: Sendable {
     /// The engine's input: the picture and disparity with the matted pixels given to the blurred
-    /// side (the caller's own when nothing is matted).
+    /// side (the caller's own when nothing is matted; patched in place when the caller hands them
+    /// over, `consume`).
     let picture: LinearImage
     let disparity: [Float]
     private let matted: RawBuffer<MattedPixel>?
@@ -54,7 +55,7 @@ struct DepthEdgeMatte: Sendable {
         }.map(\.element)
     }()
 
-    init(picture: LinearImage, disparity: [Float], focusDisparity: Float, lens: LensModel, threads: Int?) {
+    init(picture: consuming LinearImage, disparity: consuming [Float], focusDisparity: Float, lens: LensModel, threads: Int?) {
         self.threads = threads
         let width = picture.width
         let height = picture.height
@@ -88,42 +89,6 @@ struct DepthEdgeMatte: Sendable {
             matted = nil
             return
         }
-        // The engine's input: the picture and disparity with the split pixels replaced, band by
-        // band (each band's pixels lie in its rows).
-        let pictureCount = width * height * 3
-        let pixelCount = width * height
-        var depths = [Float]()
-        let values = [Float](unsafeUninitializedCapacity: pictureCount) { v, initialized in
-            depths = [Float](unsafeUninitializedCapacity: pixelCount) { d, initializedDepths in
-                let out = Shared(v.baseAddress!)
-                let outDepths = Shared(d.baseAddress!)
-                picture.values.withUnsafeBufferPointer { source in
-                    disparity.withUnsafeBufferPointer { sourceDepths in
-                        let from = Shared(UnsafeMutablePointer(mutating: source.baseAddress!))
-                        let fromDepths = Shared(UnsafeMutablePointer(mutating: sourceDepths.baseAddress!))
-                        parallelFor(bands.count, threads: threads) { b in
-                            let rows = bands[b]
-                            let start = rows.lowerBound * width
-                            let count = rows.count * width
-                            (out.p + 3 * start).initialize(from: from.p + 3 * start, count: 3 * count)
-                            (outDepths.p + start).initialize(from: fromDepths.p + start, count: count)
-                            let first = found.p + start
-                            for k in 0..<foundCounts.p[b] {
-                                let m = first[k]
-                                out.p[3 * m.index] = m.behind.x
-                                out.p[3 * m.index + 1] = m.behind.y
-                                out.p[3 * m.index + 2] = m.behind.z
-                                outDepths.p[m.index] = m.disparity
-                            }
-                        }
-                    }
-                }
-                initializedDepths = pixelCount
-            }
-            initialized = pictureCount
-        }
-        self.picture = LinearImage(width: width, height: height, values: values)
-        self.disparity = depths
         // Compact the bands' pixels to the front of the buffer.
         var n = 0
         for b in 0..<bands.count {
@@ -133,6 +98,22 @@ struct DepthEdgeMatte: Sendable {
                 n += 1
             }
         }
+        // The engine's input: the split pixels replaced, in place (a few per mille of the
+        // picture). The caller's picture and disparity are copied first only when the caller
+        // still shares them: handed over, they are patched where they lie.
+        picture.values.withUnsafeMutableBufferPointer { values in
+            disparity.withUnsafeMutableBufferPointer { depths in
+                for k in 0..<n {
+                    let m = buffer[k]
+                    values[3 * m.index] = m.behind.x
+                    values[3 * m.index + 1] = m.behind.y
+                    values[3 * m.index + 2] = m.behind.z
+                    depths[m.index] = m.disparity
+                }
+            }
+        }
+        self.picture = picture
+        self.disparity = disparity
         matted = buffer
         matteCount = n
     }
