@@ -12,7 +12,7 @@ struct BlurRadius: Sendable {
     }
 
     /// The same for eight or four values (NaN → 0 through max(0, r) + min(0, r), exact otherwise).
-    @inline(__always) func signed(_ d: SIMD8<Float>) -> SIMD8<Float> {
+    @inline(always) func signed(_ d: SIMD8<Float>) -> SIMD8<Float> {
         let r = half * (focus - d)
         let clean = vmax(SIMD8(), r) + vmin(SIMD8(), r)
         return vmin(vmax(SIMD8(repeating: -limit), clean), SIMD8(repeating: limit))
