@@ -30,7 +30,7 @@ struct DepthEdgeMatte: Sendable {
     static let gapRamp: Float = 1.5
     /// Colour model (linear light, squared distances summed over the channels): the misfit floor
     /// of the pair cost and how fast it grows with the samples' squared distance in pixels; the
-    /// distance at which a pixel unlike its own side's samples is half trusted to be mixed, and
+    /// distance at which a pixel its own side does not explain is half trusted to be mixed, and
     /// how much a misfit of the mix and the spread of the blurred side's samples lower that trust.
     static let misfitFloor: Float = 1e-4
     static let pairDistance: Float = 0.1
@@ -40,9 +40,6 @@ struct DepthEdgeMatte: Sendable {
     /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
     /// shows of that side, fully from this share.
     static let convertRamp: Float = 0.25
-    /// On the sharp side a coverage within this of 1 counts as 1: a textured whole pixel looks
-    /// like a mix of its neighbours as often as a rim pixel does, and must stay exactly itself.
-    static let deadZone: Float = 0.25
 
     /// The window offsets, nearest first (ties in a fixed order), without the centre.
     static let ring: [(dx: Int, dy: Int)] = {
@@ -287,12 +284,7 @@ private struct Scan: @unchecked Sendable {
             let f = fronts[i]
             for j in 0..<backCount {
                 let b = backs[j]
-                var delta = f - b
-                delta.w = 0
-                let l = (delta * delta).sum()
-                guard l > 1e-8 else { continue }
-                let a = min(max(((c - b) * delta).sum() / l, 0), 1)
-                let misfit = squaredDistance(c, b + a * delta)
+                guard let (a, misfit) = project(c, from: b, to: f) else { continue }
                 let cost = (misfit + Matte.misfitFloor) * (1 + Matte.pairDistance * (f.w + b.w))
                 if cost < best.cost { best = (cost, a, misfit, i, j) }
             }
@@ -300,15 +292,16 @@ private struct Scan: @unchecked Sendable {
         guard best.cost.isFinite else { return nil }
         // The label says which side covers most of the pixel (its coverage is at least ½ on the
         // sharp side, under ½ on the other). The mix moves the coverage from the label's whole
-        // pixel only as far as it explains the pixel better than a whole pixel of that side, and
-        // not at all when it contradicts the label (a coincidence of colours, not evidence).
+        // pixel only as far as it explains the pixel better than that side alone does, and not
+        // at all when it contradicts the label (a coincidence of colours, not evidence). A sharp
+        // side's texture varies between its samples: a whole pixel there is explained alone as
+        // well by a blend of two of them as by one (the blurred side's spread stands for that).
         let label: Float = isFront ? 1 : 0
-        let pure = isFront ? pureFront : pureBack
-        let trust = pure / (pure + Matte.misfitWeight * best.misfit + Matte.separation + (isFront ? 0 : Matte.spreadWeight * backSpread))
+        let alone = isFront ? blendDistance(c, fronts, frontCount, nearest: pureFront) : pureBack
+        let trust = alone / (alone + Matte.misfitWeight * best.misfit + Matte.separation + (isFront ? 0 : Matte.spreadWeight * backSpread))
         let agreement = min(max(2 * (isFront ? best.alpha : 1 - best.alpha), 0), 1)
         let bounded = isFront ? max(best.alpha, 0.5) : min(best.alpha, 0.5)
-        var alpha = label + agreement * trust * (bounded - label)
-        if isFront { alpha = 1 - 0.5 * min(max((1 - alpha - Matte.deadZone) / (0.5 - Matte.deadZone), 0), 1) }
+        let alpha = label + agreement * trust * (bounded - label)
         guard alpha > 0, alpha < 1 else { return nil }
         let colour = SIMD3(c.x, c.y, c.z)
         let f = fronts[best.front]
@@ -330,6 +323,29 @@ private struct Scan: @unchecked Sendable {
         return MattedPixel(
             index: p, behind: colour + convert * (behind - colour),
             disparity: isFront ? d + convert * (backDisparity[best.back] - d) : d, share: s * alpha, front: s * front)
+    }
+
+    /// The least squared distance from `c` to a sample or to the segment between two samples
+    /// (`nearest`: the samples' own least distance).
+    private func blendDistance(_ c: SIMD4<Float>, _ samples: UnsafePointer<SIMD4<Float>>, _ count: Int, nearest: Float) -> Float {
+        var least = nearest
+        for i in 0..<count {
+            for j in (i + 1)..<count {
+                if let (_, misfit) = project(c, from: samples[j], to: samples[i]) { least = min(least, misfit) }
+            }
+        }
+        return least
+    }
+
+    /// The position of `c`'s projection on the segment from `b` (0) to `f` (1), clamped to it, and
+    /// the squared distance from `c` to that point; nil when the two colours are alike.
+    @inline(__always) private func project(_ c: SIMD4<Float>, from b: SIMD4<Float>, to f: SIMD4<Float>) -> (Float, Float)? {
+        var delta = f - b
+        delta.w = 0
+        let l = (delta * delta).sum()
+        guard l > 1e-8 else { return nil }
+        let a = min(max(((c - b) * delta).sum() / l, 0), 1)
+        return (a, squaredDistance(c, b + a * delta))
     }
 
     @inline(__always) private func squaredDistance(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
