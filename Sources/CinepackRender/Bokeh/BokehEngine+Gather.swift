@@ -49,8 +49,15 @@ extension BokehEngine {
         let tapLimit = Float(planes.pad - 1) / aperture.extent + 0.5
         // Tiles around whose near samples can reach this one (one for the round aperture).
         let span = level.gatherSpan
+        let zoned = aperture.zones != nil
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
+            // Per tile of the row: −1 when the gathers do not visit it, else the largest near
+            // radius around it; and whether its near gather is non-zero somewhere.
+            let tileState = RawBuffer<Float>(count: tw, zeroed: false)
+            let nearFound = RawBuffer<UInt8>(count: tw)
+            defer { withExtendedLifetime((tileState, nearFound)) {} }
+            let tileReach = tileState.base
             for tx in 0..<tw {
                 // Touched: the tile or a neighbour within reach is active.
                 var touched = false
@@ -61,54 +68,52 @@ extension BokehEngine {
                         reach = max(reach, tileMaxShared.p[y * tw + x])
                     }
                 }
-                guard touched else { continue }
-                let x0 = tx * Tile.cells
-                let n = min(8, w - x0)
-                var anyNear = false
-                // Each mask row of the tile (and the rows above and below) dilated by one cell
-                // horizontally, once; a cell's 3 × 3 neighbourhood is then three of them.
-                let y0 = ty * Tile.cells
-                let y1 = min(h, y0 + Tile.cells)
-                // A field not gathered in a row is zero there (a reused level is not cleared
-                // where the gathers write).
-                @inline(__always) func clear(field: Int, _ y: Int) {
-                    let q = results.origin(GatherPlane.red(field: field)) + results.index(x0, y)
-                    for c in 0..<4 {
-                        if n == 8 {
-                            store8(q + c * results.planeSize, SIMD8())
-                        } else {
-                            (q + c * results.planeSize).update(repeating: 0, count: n)
-                        }
-                    }
-                }
-                var dilatedRows = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
-                @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
-                    guard y >= 0, y < h else { return SIMD8() }
-                    let row = mask.p + y * w
-                    if x0 >= 1 && x0 + 9 <= w {
-                        @inline(__always) func at(_ x: Int) -> SIMD8<UInt32> {
-                            UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt32>.self)
-                        }
-                        return at(x0 - 1) | at(x0) | at(x0 + 1)
-                    }
-                    var m = SIMD8<UInt32>()
-                    for k in 0..<n {
-                        for x in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m[k] |= row[x] }
-                    }
-                    return m
-                }
-                dilatedRows.1 = dilatedRow(y0 - 1)
-                dilatedRows.2 = dilatedRow(y0)
-                for y in y0..<y1 {
+                tileReach[tx] = touched ? reach : -1
+            }
+            // Row by row across the tiles: each row of every plane is then read in order, which
+            // the hardware prefetches, and the rows a gather reads stay cached for the next row.
+            for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                for tx in 0..<tw where tileReach[tx] >= 0 {
+                    let reach = tileReach[tx]
+                    let x0 = tx * Tile.cells
+                    let n = min(8, w - x0)
                     let idx = planes.index(x0, y)
-                    dilatedRows = (dilatedRows.1, dilatedRows.2, dilatedRow(y + 1))
+                    // A field not gathered in a row is zero there (a reused level is not cleared
+                    // where the gathers write).
+                    @inline(__always) func clear(field: Int) {
+                        let q = results.origin(GatherPlane.red(field: field)) + results.index(x0, y)
+                        for c in 0..<4 {
+                            if n == 8 {
+                                store8(q + c * results.planeSize, SIMD8())
+                            } else {
+                                (q + c * results.planeSize).update(repeating: 0, count: n)
+                            }
+                        }
+                    }
+                    /// Mask row `y` of the tile's cells dilated by one cell horizontally; a cell's
+                    /// 3 × 3 neighbourhood is three of them.
+                    @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
+                        guard y >= 0, y < h else { return SIMD8() }
+                        let row = mask.p + y * w
+                        if x0 >= 1 && x0 + 9 <= w {
+                            @inline(__always) func at(_ x: Int) -> SIMD8<UInt32> {
+                                UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                            }
+                            return at(x0 - 1) | at(x0) | at(x0 + 1)
+                        }
+                        var m = SIMD8<UInt32>()
+                        for k in 0..<n {
+                            for x in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m[k] |= row[x] }
+                        }
+                        return m
+                    }
                     // Far / fill cells: a pixel of this level below the cell or a neighbour (the
                     // bilinear upsampling reads the neighbours).
                     var rhoF = SIMD8<Float>(repeating: lo)
                     var rhoN = SIMD8<Float>(repeating: lo)
                     var topF: Float = -1
                     var topN: Float = -1
-                    let m = dilatedRows.0 | dilatedRows.1 | dilatedRows.2
+                    let m = dilatedRow(y - 1) | dilatedRow(y) | dilatedRow(y + 1)
                     let any = m.lowHalf | m.highHalf
                     if (any[0] | any[1] | any[2] | any[3]) & (farBit | fillBit) != 0 {
                         /// 1 where a lane's mask has `bit`, else 0: 1.0's bit pattern masked by
@@ -140,18 +145,25 @@ extension BokehEngine {
                         }
                         acc.store(into: results, field: 0, x0, y, count: n)
                     } else {
-                        clear(field: 0, y)
+                        clear(field: 0)
                     }
                     if topN >= 0 {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topN * cell)
-                        let zoneArea = aperture.coarse(zone)
-                        let ia = map8(rhoN) { DiskArea.inverse($0, zoneArea) }
+                        // The zone's table; without a cat's eye the frame's, already at hand (a
+                        // table fetched per row costs a retain and a release).
+                        let ia: SIMD8<Float>
+                        if zoned {
+                            let zoneArea = aperture.coarse(zone)
+                            ia = map8(rhoN) { DiskArea.inverse($0, zoneArea) }
+                        } else {
+                            ia = map8(rhoN) { DiskArea.inverse($0, area) }
+                        }
                         let acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
                         }
                         acc.store(into: results, field: 1, x0, y, count: n)
                     } else {
-                        clear(field: 1, y)
+                        clear(field: 1)
                     }
                     // A near sample of radius c reaches c + 0.5 (its gauge), so at most
                     // `extent · (c + 0.5)` rows away: the rows within the tile's reach bound the
@@ -169,13 +181,13 @@ extension BokehEngine {
                             gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
-                        if !anyNear { for k in 0..<n where acc.a[k] > 0 { anyNear = true } }
+                        if nearFound[tx] == 0 { for k in 0..<n where acc.a[k] > 0 { nearFound[tx] = 1 } }
                     } else {
-                        clear(field: 2, y)
+                        clear(field: 2)
                     }
                 }
-                if anyNear { nearTiles.p[ty * tw + tx] = 1 }
             }
+            for tx in 0..<tw where nearFound[tx] != 0 { nearTiles.p[ty * tw + tx] = 1 }
         }
     }
 }

@@ -27,9 +27,12 @@ extension BokehEngine {
         let tilesX = level.tilesX
         parallelFor(level.tilesY, threads: threads) { ty in
             let o = LevelPointers(planes)
-            for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
-                let cx0 = tx * Tile.cells
-                for cy in (ty * Tile.cells)..<min(h1, ty * Tile.cells + Tile.cells) {
+            // Row by row across the tiles: each row of the picture and of every plane is then
+            // read or written in order, which the hardware prefetches (tile by tile, every group
+            // starts a row of its own).
+            for cy in (ty * Tile.cells)..<min(h1, ty * Tile.cells + Tile.cells) {
+                for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
+                    let cx0 = tx * Tile.cells
                     if 2 * cx0 + 16 <= W && 2 * cy + 1 < H {
                         self.buildFirstGroup(
                             cx0, cy, o, pic.p, disp.p, mask.p, w1, area: area, zoned: zoned, fill: level.fill[ty * tilesX + tx] != 0)
@@ -210,9 +213,10 @@ extension BokehEngine {
         parallelFor(level.tilesY, threads: threads) { ty in
             let s = LevelPointers(fine.planes)
             let o = LevelPointers(level.planes)
-            for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
-                let fill = level.fill[ty * tilesX + tx] != 0
-                for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+            // Row by row across the tiles, as level 1.
+            for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
+                    let fill = level.fill[ty * tilesX + tx] != 0
                     self.buildGroup(level, fine, tx * Tile.cells, cy, s, o, area: area, zoned: zoned, fill: fill)
                 }
             }
