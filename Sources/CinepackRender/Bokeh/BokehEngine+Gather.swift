@@ -139,7 +139,7 @@ extension BokehEngine {
                         let zone = self.zone(x0, y, cell: cell, count: n, radius: topF * cell)
                         // Unclipped normalisation, as the far samples': the far field is
                         // normalised over the pixel's own (cat's-eye) footprint.
-                        let ia = map8(rhoF) { DiskArea.inverse($0, area) }
+                        let ia = DiskArea.inverse(rhoF, area)
                         let acc = aperture.within(min(topF + 0.5, tapLimit), zone: zone) {
                             gatherFar(o.farR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoF, inverseArea: ia)
                         }
@@ -154,9 +154,9 @@ extension BokehEngine {
                         let ia: SIMD8<Float>
                         if zoned {
                             let zoneArea = aperture.coarse(zone)
-                            ia = map8(rhoN) { DiskArea.inverse($0, zoneArea) }
+                            ia = DiskArea.inverse(rhoN, zoneArea)
                         } else {
-                            ia = map8(rhoN) { DiskArea.inverse($0, area) }
+                            ia = DiskArea.inverse(rhoN, area)
                         }
                         let acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
                             gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)

@@ -137,7 +137,7 @@ extension BokehEngine {
         store8(o.farC + q, farC)
         // Far samples keep the unclipped normalisation: the far field is normalised per pixel,
         // over the pixel's own (cat's-eye) footprint. Near samples spread with their zone's.
-        store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
+        store8(o.farI + q, DiskArea.inverse(farC, area))
         if fill {
             store8(o.allR + q, 0.25 * (k0.mf * k0.red + k1.mf * k1.red + k2.mf * k2.red + k3.mf * k3.red))
             store8(o.allG + q, 0.25 * (k0.mf * k0.green + k1.mf * k1.green + k2.mf * k2.green + k3.mf * k3.green))
@@ -198,9 +198,9 @@ extension BokehEngine {
     @inline(__always) func nearInverseArea(
         _ c: SIMD8<Float>, _ x: Int, _ y: Int, cell: Float, count: Int = 8, area: DiskArea.Table, zoned: Bool
     ) -> SIMD8<Float> {
-        guard zoned else { return map8(c) { DiskArea.inverse($0, area) } }
+        guard zoned else { return DiskArea.inverse(c, area) }
         let table = zoneArea(x, y, cell: cell, count: count)
-        return map8(c) { DiskArea.inverse($0, table) }
+        return DiskArea.inverse(c, table)
     }
 
     // MARK: - Coarser levels, each from the one below
@@ -304,7 +304,7 @@ extension BokehEngine {
         store8(o.farB + q, inv * (e0 * blue.0 + e1 * blue.1 + e2 * blue.2 + e3 * blue.3))
         store8(o.farA + q, inv * sumA)
         store8(o.farC + q, farC)
-        store8(o.farI + q, map8(farC) { DiskArea.inverse($0, area) })
+        store8(o.farI + q, DiskArea.inverse(farC, area))
         if fill {
             store8(o.allR + q, inv * sum(quad(s.allR)))
             store8(o.allG + q, inv * sum(quad(s.allG)))

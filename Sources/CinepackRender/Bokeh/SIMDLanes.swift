@@ -53,12 +53,6 @@
 @inline(__always) func anyAbove(_ v: SIMD8<Float>, _ x: Float) -> Bool { hmax(vmax(v.lowHalf, v.highHalf)) > x }
 @inline(__always) func anyBelow(_ v: SIMD8<Float>, _ x: Float) -> Bool { -hmax(vmax(-v.lowHalf, -v.highHalf)) < x }
 
-/// `f` applied to each lane, the vector built in one go (writing lanes one by one through a
-/// variable index stalls on store forwarding).
-@inline(__always) func map8(_ v: SIMD8<Float>, _ f: (Float) -> Float) -> SIMD8<Float> {
-    SIMD8(f(v[0]), f(v[1]), f(v[2]), f(v[3]), f(v[4]), f(v[5]), f(v[6]), f(v[7]))
-}
-
 @inline(__always) func hmax(_ v: SIMD8<Float>) -> Float {
     let low = hmax(v.lowHalf)
     let high = hmax(v.highHalf)
