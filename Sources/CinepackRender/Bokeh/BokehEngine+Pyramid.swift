@@ -1,15 +1,6 @@
 extension BokehEngine {
     // MARK: - Level 1 from full resolution
 
-    /// Consumer bits of all levels serving radii in `low ... high`.
-    @inline(__always) func rangeBits(_ low: Float, _ high: Float) -> UInt32 {
-        let first = schedule.split(low).level
-        let (last, t) = schedule.split(high)
-        let top = t > 0 ? last + 1 : last
-        guard top >= first else { return 0 }
-        return ((1 << UInt32(top - first + 1)) - 1) << UInt32(first)
-    }
-
     func buildFirstLevel() {
         let level = levels[0]
         let w1 = level.width

@@ -4,9 +4,10 @@
 extension BokehSchedule {
     /// Consumer bits of the levels serving radii in `low ... high`, per lane, as the float sum of
     /// their bit values (exact: at most 2^11). Level ℓ serves (`low(ℓ)`, `top(ℓ)`] (level 0 from
-    /// 0, the last without a top), so its bit is set when that range meets `low ... high`. Equal
-    /// to `BokehEngine.rangeBits` lane by lane because each level's blend starts above the top
-    /// of the level two below (`low(ℓ) ≥ top(ℓ − 2)`).
+    /// 0, the last without a top), so its bit is set when that range meets `low ... high`: every
+    /// level from `split(low)`'s to `split(high)`'s, and the next where `high` already blends into
+    /// it, lane by lane, because each level's blend starts above the top of the level two below
+    /// (`low(ℓ) ≥ top(ℓ − 2)`).
     @inline(__always) func rangeBits(_ low: SIMD8<Float>, _ high: SIMD8<Float>) -> SIMD8<Float> {
         var bits = SIMD8<Float>()
         var value: Float = 1
