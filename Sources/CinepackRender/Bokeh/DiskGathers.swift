@@ -51,15 +51,7 @@ func gatherFar(
         let e = vmin(c, rho)
         let w: SIMD8<Float>
         if coverage == .fine {
-            // Profile and area first, the product on each branch: so the optimiser keeps the
-            // profile's lanes vector.
-            let profile = EdgeProfile.fineProfile(e + t.half)
-            let area = vmax(ia, inverseArea)
-            if FineKernel.splineOnly(t) {
-                w = profile * area
-            } else {
-                w = FineKernel(e).weight(ring: t.ring, spline: profile * area)
-            }
+            w = FineKernel.tapWeight(e, tap: t, area: vmax(ia, inverseArea))
         } else {
             w = EdgeProfile.coarseProfile(e + t.half) * vmax(ia, inverseArea)
         }
@@ -84,12 +76,7 @@ func gatherNear(
         let ia = load8(q, .inverseArea, planeSize: ps)
         let w: SIMD8<Float>
         if coverage == .fine {
-            let profile = EdgeProfile.fineProfile(c + t.half)
-            if FineKernel.splineOnly(t) {
-                w = profile * ia
-            } else {
-                w = FineKernel(c).weight(ring: t.ring, spline: profile * ia)
-            }
+            w = FineKernel.tapWeight(c, tap: t, area: ia)
         } else {
             w = EdgeProfile.coarseProfile(c + t.half) * ia
         }
@@ -114,6 +101,7 @@ func gatherFill(
         let w: SIMD8<Float>
         if coverage == .fine {
             let profile = EdgeProfile.fineProfile(rho + t.half)
+            // The kernel behind a call here (`fineWeight`), unlike `FineKernel.tapWeight`.
             if FineKernel.splineOnly(t) {
                 w = profile * inverseArea
             } else {

@@ -50,6 +50,15 @@ struct FineKernel {
         return exact + t * (spline - exact)
     }
 
+    /// The weight of `tap` for effective radius `e`, `area` the spline's normalisation: the spline
+    /// alone where the kernel cannot apply (`splineOnly`), else the blend. The profile comes
+    /// first and the product on each branch, so the optimiser keeps the profile's lanes vector.
+    @inline(always) static func tapWeight(_ e: SIMD8<Float>, tap: DiskTaps.Tap, area: SIMD8<Float>) -> SIMD8<Float> {
+        let profile = EdgeProfile.fineProfile(e + tap.half)
+        if splineOnly(tap) { return profile * area }
+        return FineKernel(e).weight(ring: tap.ring, spline: profile * area)
+    }
+
     /// Whether a tap's weight is its spline whatever e: beyond the 3 × 3 neighbourhood the exact
     /// kernel is 0, and a tap whose gauge is at least 2 (0.5 − gauge ≤ −1.5) has a nonzero spline
     /// only where e > 1, past the blend. Most taps of the larger disks; they skip the kernel.
