@@ -12,8 +12,6 @@ struct DepthEdgeMatte: Sendable {
     let picture: LinearImage
     let disparity: [Float]
     private let matted: RawBuffer<MattedPixel>?
-    private let bands: [Range<Int>]
-    private let threads: Int?
 
     /// Rows per band of the parallel scan.
     static let bandRows = 8
@@ -53,12 +51,10 @@ struct DepthEdgeMatte: Sendable {
     }()
 
     init(picture: consuming LinearImage, disparity: consuming [Float], focusDisparity: Float, lens: LensModel, threads: Int?) {
-        self.threads = threads
         let width = picture.width
         let height = picture.height
         let radius = BlurRadius(half: 0.5 * lens.scale(focusDisparity: focusDisparity), focus: focusDisparity, limit: .infinity)
         let bands = stride(from: 0, to: height, by: Self.bandRows).map { $0..<min(height, $0 + Self.bandRows) }
-        self.bands = bands
         guard radius.half.isFinite, radius.half > 0, width >= 3, height >= 3 else {
             self.picture = picture
             self.disparity = disparity
