@@ -50,6 +50,15 @@ public enum FocusOverlay: String, Sendable, CaseIterable {
         }
     }
 
+    /// A sample's value `v` (0…1) mixed with an overlay colour channel of 8 bits (k / 255), on the
+    /// scale of samples whose largest is `scale`, rounded to nearest.
+    @inline(__always) private static func mixed(_ v: Float, _ k: UInt8, scale: Float) -> Float {
+        ((v * (1 - opacity) + Float(k) / 255 * opacity) * scale).rounded()
+    }
+
+    /// Every mix of an 8-bit sample (low byte of the index) with an 8-bit colour channel (high byte).
+    private static let mixes8: [UInt8] = (0..<(256 * 256)).map { i in UInt8(mixed(Float(i % 256) / 255, UInt8(i / 256), scale: 255)) }
+
     /// The overlay over RGB(A) or grey `samples`, as RGB samples of the same depth. Values are
     /// 0…1 per channel where the overlay mixes colours; pixels it leaves alone keep their samples.
     private func draw<Sample: FixedWidthInteger & UnsignedInteger>(
@@ -63,17 +72,14 @@ public enum FocusOverlay: String, Sendable, CaseIterable {
             for c in 0..<3 { out[p * 3 + c] = samples[p * channels + min(c, channels - 1)] }
         }
         @inline(__always) func value(_ p: Int, _ c: Int) -> Float { Float(samples[p * channels + min(c, channels - 1)]) / scale }
-        // A sample mixed with an overlay colour channel of 8 bits (k / 255).
-        @inline(__always) func mixed(_ v: Float, _ k: UInt8) -> Sample {
-            Sample(((v * (1 - Self.opacity) + Float(k) / 255 * Self.opacity) * scale).rounded())
-        }
         // 8-bit pictures take every mix from a table: 256 × 256 values instead of three per pixel.
-        let table: [UInt8] =
-            Sample.bitWidth == 8 ? (0..<(256 * 256)).map { i in UInt8(mixed(Float(i % 256) / scale, UInt8(i / 256))) } : []
+        let table = Sample.bitWidth == 8 ? Self.mixes8 : []
         func blend(_ p: Int, _ colour: SIMD3<UInt8>) {
             for c in 0..<3 {
                 let sample = samples[p * channels + min(c, channels - 1)]
-                out[p * 3 + c] = table.isEmpty ? mixed(value(p, c), colour[c]) : Sample(table[Int(colour[c]) << 8 | Int(sample)])
+                out[p * 3 + c] =
+                    table.isEmpty
+                    ? Sample(Self.mixed(value(p, c), colour[c], scale: scale)) : Sample(table[Int(colour[c]) << 8 | Int(sample)])
             }
         }
         switch self {
