@@ -32,6 +32,8 @@ extension BokehEngine {
         let groupRows = Tile.pixels + 2 * pad
         let nearGroupMaxBuffer = RawBuffer<Float>(count: groupRows * 2)
         let nearGroupMax = nearGroupMaxBuffer.base
+        // The picture and disparity rows the scratch is filled from, copied first (`fillScratch`).
+        let stagingBuffer = RawBuffer<Float>(count: groupRows * 4 * (Tile.pixels + 2 * pad + 8), zeroed: false)
         let levelCount = levels.count
         // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
         // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
@@ -45,7 +47,9 @@ extension BokehEngine {
         let horizontal = horizontalBuffer.base
         let entryBuffer = RawBuffer<(Int, Int, Int)>(count: max(1, levelCount * 3), zeroed: false)
         let entry = entryBuffer.base
-        defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {} }
+        defer {
+            withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {}
+        }
         let views = levelViews
         let unclipped = aperture.fine
         let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
@@ -108,7 +112,7 @@ extension BokehEngine {
                 if reuse { f.moveOverlap(stride: scratch.stride, rows: groupRows, pad: pad, far: far, near: near) }
                 fillScratch(
                     f, stride: scratch.stride, x0t: x0t, y0t: y0t, pad: pad, from: reuse ? pad : -pad, far: far, near: near,
-                    nearGroupMax: nearGroupMax, unclipped: unclipped)
+                    nearGroupMax: nearGroupMax, staging: stagingBuffer.base, unclipped: unclipped)
                 if reuse && near { nearReach(f, stride: scratch.stride, pad: pad, nearGroupMax: nearGroupMax) }
                 filled = (far, near)
             }
@@ -156,7 +160,8 @@ extension BokehEngine {
                 var reach: Float = 0
                 if needFull {
                     for yy in (sy + pad - r0)...(sy + pad + r0) {
-                        reach = max(reach, nearGroupMax[yy * 2], nearGroupMax[yy * 2 + 1])
+                        // Two-argument max: the variadic one allocates its array each time.
+                        reach = max(max(reach, nearGroupMax[yy * 2]), nearGroupMax[yy * 2 + 1])
                     }
                 }
                 var x0 = x0t
@@ -301,17 +306,38 @@ extension BokehEngine {
     /// where a pixel has no level-0 near share its near colour and alpha are zero. Eight pixels at
     /// a time; the level-0 share of a radius is the schedule's weight for level 0,
     /// saturate((r0 − ρ) / (blend · r0)).
+    ///
+    /// The rows read are first copied to `staging` (disparity, then the interleaved colour, per
+    /// row), all of them before any is used: read as it is used, each row's first access waited
+    /// on memory with the arithmetic of the previous group in the way, one row at a time.
     private func fillScratch(
         _ f: FullPointers, stride: Int, x0t: Int, y0t: Int, pad: Int, from start: Int, far: Bool, near: Bool,
-        nearGroupMax: UnsafeMutablePointer<Float>, unclipped: DiskArea.Table
+        nearGroupMax: UnsafeMutablePointer<Float>, staging: UnsafeMutablePointer<Float>, unclipped: DiskArea.Table
     ) {
         let W = width
         let H = height
         let r0f = nearSchedule.r0
         let shareScale = 1 / (BokehSchedule.blend * r0f)
         let onlyLevel0 = schedule.levels == 0
+        // Columns the groups of eight read from `start` on, and the part of them inside the frame
+        // (groups reaching past it clamp, reading the picture itself).
+        let columns = (Tile.pixels + pad - start + 7) & ~7
+        let first = max(0, x0t + start)
+        let count = min(W, x0t + start + columns) - first
+        let rowSize = 4 * columns
+        if count > 0 {
+            let skip = first - (x0t + start)
+            for sy in -pad..<(Tile.pixels + pad) {
+                let y = min(max(y0t + sy, 0), H - 1)
+                let row = staging + (sy + pad) * rowSize
+                let p = y * W + first
+                (row + skip).update(from: disparity + p, count: count)
+                (row + columns + 3 * skip).update(from: picture + 3 * p, count: 3 * count)
+            }
+        }
         for sy in -pad..<(Tile.pixels + pad) {
             let y = min(max(y0t + sy, 0), H - 1)
+            let row = staging + (sy + pad) * rowSize
             var sx = start
             while sx < Tile.pixels + pad {
                 let n = min(8, Tile.pixels + pad - sx)
@@ -321,11 +347,11 @@ extension BokehEngine {
                 var green = SIMD8<Float>()
                 var blue = SIMD8<Float>()
                 if x >= 0 && x + 8 <= W {
-                    let p = y * W + x
-                    d = load8(UnsafeMutablePointer(mutating: disparity + p))
-                    red = strided(picture + 3 * p)
-                    green = strided(picture + 3 * p + 1)
-                    blue = strided(picture + 3 * p + 2)
+                    let k = sx - start
+                    d = load8(row + k)
+                    red = strided(row + columns + 3 * k)
+                    green = strided(row + columns + 3 * k + 1)
+                    blue = strided(row + columns + 3 * k + 2)
                 } else {
                     for k in 0..<8 {
                         let p = y * W + min(max(x + k, 0), W - 1)
