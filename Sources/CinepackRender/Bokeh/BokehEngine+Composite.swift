@@ -34,6 +34,11 @@ extension BokehEngine {
         let nearGroupMax = nearGroupMaxBuffer.base
         // The picture and disparity rows the scratch is filled from, copied first (`fillScratch`).
         let stagingBuffer = RawBuffer<Float>(count: groupRows * 4 * (Tile.pixels + 2 * pad + 8), zeroed: false)
+        // The tile's own pixels, copied before the tile's rows are composited: its disparity
+        // (Tile.pixels² values), then its interleaved colour.
+        let ownBuffer = RawBuffer<Float>(count: 4 * Tile.pixels * Tile.pixels, zeroed: false)
+        let ownDisparity = ownBuffer.base
+        let ownPicture = ownDisparity + Tile.pixels * Tile.pixels
         let levelCount = levels.count
         // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
         // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
@@ -48,7 +53,7 @@ extension BokehEngine {
         let entryBuffer = RawBuffer<(Int, Int, Int)>(count: max(1, levelCount * 3), zeroed: false)
         let entry = entryBuffer.base
         defer {
-            withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {}
+            withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, ownBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {}
         }
         let views = levelViews
         let unclipped = aperture.fine
@@ -139,6 +144,21 @@ extension BokehEngine {
                     entries += 1
                 }
             }
+            // A whole tile's pixels are copied first (from memory, not yet in cache, where the
+            // scratch did not read them): reads issued together rather than as each row's
+            // arithmetic reaches them.
+            let own = x1t - x0t == Tile.pixels
+            if own {
+                for y in y0t..<y1t {
+                    let p = y * W + x0t
+                    let d = ownDisparity + (y - y0t) * Tile.pixels
+                    let c = ownPicture + 3 * (y - y0t) * Tile.pixels
+                    for o in Swift.stride(from: 0, to: Tile.pixels, by: 8) { store8(d + o, load8(.init(mutating: disparity + p + o))) }
+                    for o in Swift.stride(from: 0, to: 3 * Tile.pixels, by: 8) {
+                        store8(c + o, load8(.init(mutating: picture + 3 * p + o)))
+                    }
+                }
+            }
             for y in y0t..<y1t {
                 // Vertical pass: this row of every level and field read here, into the segments.
                 for e in 0..<entries {
@@ -160,15 +180,22 @@ extension BokehEngine {
                 var reach: Float = 0
                 if needFull {
                     for yy in (sy + pad - r0)...(sy + pad + r0) {
-                        // Two-argument max: the variadic one allocates its array each time.
-                        reach = max(max(reach, nearGroupMax[yy * 2]), nearGroupMax[yy * 2 + 1])
+                        // Swift.max written out: the variadic one allocated its array each
+                        // time, the generic one stayed a call.
+                        let left = nearGroupMax[yy * 2]
+                        let right = nearGroupMax[yy * 2 + 1]
+                        reach = left >= reach ? left : reach
+                        reach = right >= reach ? right : reach
                     }
                 }
                 var x0 = x0t
                 while x0 < x1t {
                     let n = min(8, x1t - x0)
                     let p0 = y * W + x0
-                    let (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+                    let (d, red, green, blue) =
+                        own
+                        ? loadPixels8(ownPicture, ownDisparity, at: (y - y0t) * Tile.pixels + x0 - x0t, count: n, fill: radius.focus)
+                        : loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
                     let r = radius.signed(d)
                     let a = vabs(r)
                     let mn = vsaturate((-r - 0.25) * 2)
