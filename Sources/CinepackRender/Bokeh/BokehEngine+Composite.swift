@@ -179,13 +179,16 @@ extension BokehEngine {
                 // same for the row's groups).
                 var reach: Float = 0
                 if needFull {
-                    for yy in (sy + pad - r0)...(sy + pad + r0) {
-                        // Swift.max written out: the variadic one allocated its array each
-                        // time, the generic one stayed a call.
-                        let left = nearGroupMax[yy * 2]
-                        let right = nearGroupMax[yy * 2 + 1]
-                        reach = left >= reach ? left : reach
-                        reach = right >= reach ? right : reach
+                    // Both halves of rows sy + pad ± r0 are one run: eight at a time, the last
+                    // eight overlapping (a maximum does not depend on the order of its terms).
+                    let run = nearGroupMax + (sy + pad - r0) * 2
+                    let count = 2 * (2 * r0 + 1)
+                    if count >= 8 {
+                        var m = load8(run + count - 8)
+                        for o in Swift.stride(from: 0, to: count - 8, by: 8) { m = vmax(m, load8(run + o)) }
+                        reach = hmax(m)
+                    } else {
+                        for k in 0..<count where run[k] > reach { reach = run[k] }
                     }
                 }
                 var x0 = x0t
