@@ -63,7 +63,8 @@ enum DiskArea {
         for k in 0..<8 { whole[k] = nearest[k] > f[k] ? nearest[k] - 1 : nearest[k] }
         let t = f - whole
         let bits = whole + magic
-        @inline(always) func at(_ k: Int) -> Int { Int(bits[k].bitPattern & 0x7F_FFFF) }
+        let index = unsafeBitCast(bits, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+        @inline(always) func at(_ k: Int) -> Int { Int(index[k]) }
         let p = table.p
         let low = SIMD8(p[at(0)], p[at(1)], p[at(2)], p[at(3)], p[at(4)], p[at(5)], p[at(6)], p[at(7)])
         let q = p + 1
