@@ -16,28 +16,50 @@ extension BokehEngine {
         let th = level.tilesY
         let area = self.area
 
-        // Near reach per tile: the largest near radius (cells) within the tile and its neighbours;
-        // and per row of a tile's cells, which narrows it row by row.
+        // How far the samples of each row of a tile reach (`SampleReach`), then of that row of
+        // the tile and the tiles around it (within `span`, whose near samples can reach it: one
+        // for the round aperture); and per tile, the largest near radius (cells) within it.
+        let span = level.gatherSpan
+        let own = RawBuffer<Float>(count: SampleReach.count * h * tw)
+        let around = RawBuffer<Float>(count: SampleReach.count * h * tw, zeroed: false)
         let tileMax = RawBuffer<Float>(count: tw * th)
-        let rowMax = RawBuffer<Float>(count: tw * h)
-        defer { withExtendedLifetime((tileMax, rowMax)) {} }
+        defer { withExtendedLifetime((own, around, tileMax)) {} }
+        let ownShared = Shared(own.base)
+        let aroundShared = Shared(around.base)
         let tileMaxShared = Shared(tileMax.base)
-        let rowMaxShared = Shared(rowMax.base)
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
-            for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
-                var m: Float = 0
-                for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
-                    var row: Float = 0
-                    for x in (tx * Tile.cells)..<min(w, tx * Tile.cells + Tile.cells) {
-                        let q = planes.index(x, y)
-                        if o.nearI[q] > 0 { row = max(row, o.nearC[q]) }
+            for y in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
+                let fill = ownShared.p + (SampleReach.fill.rawValue * h + y) * tw
+                let near = ownShared.p + (SampleReach.near.rawValue * h + y) * tw
+                for tx in 0..<tw where level.active[ty * tw + tx] != 0 {
+                    let x0 = tx * Tile.cells
+                    let q = planes.index(x0, y)
+                    if x0 + 8 <= w {
+                        fill[tx] = SampleReach.fill(load8(o.allR + q), load8(o.allG + q), load8(o.allB + q), load8(o.allA + q))
+                        near[tx] = SampleReach.near(load8(o.nearC + q), weight: load8(o.nearI + q))
+                        continue
                     }
-                    rowMaxShared.p[y * tw + tx] = row
-                    m = max(m, row)
+                    for k in 0..<(w - x0) {
+                        if o.allR[q + k] != 0 || o.allG[q + k] != 0 || o.allB[q + k] != 0 || o.allA[q + k] != 0 { fill[tx] = 1 }
+                        if o.nearI[q + k] != 0 { near[tx] = max(near[tx], o.nearC[q + k]) }
+                    }
                 }
-                tileMaxShared.p[ty * tw + tx] = m
+                for field in 0..<SampleReach.count {
+                    let row = ownShared.p + (field * h + y) * tw
+                    let out = aroundShared.p + (field * h + y) * tw
+                    for tx in 0..<tw {
+                        var m: Float = 0
+                        for x in max(0, tx - span)...min(tw - 1, tx + span) { m = max(m, row[x]) }
+                        out[tx] = m
+                    }
+                }
+                for tx in 0..<tw { tileMaxShared.p[ty * tw + tx] = max(tileMaxShared.p[ty * tw + tx], near[tx]) }
             }
+        }
+        /// The reach of `field` around tile column `tx` from row `y`.
+        @Sendable @inline(__always) func reaching(_ field: SampleReach, _ tx: Int, _ y: Int) -> RowReach {
+            RowReach(p: aroundShared.p + field.rawValue * h * tw + tx, stride: tw, y: y, height: h)
         }
 
         let results = level.results
@@ -47,9 +69,10 @@ extension BokehEngine {
         // The farthest gauge whose taps stay within the padding (a squeezed shape reaches
         // `extent` times its gauge).
         let tapLimit = Float(planes.pad - 1) / aperture.extent + 0.5
-        // Tiles around whose near samples can reach this one (one for the round aperture).
-        let span = level.gatherSpan
         let zoned = aperture.zones != nil
+        // The tap tables row by row (not with a cat's eye): the fill and near gathers then visit
+        // only the rows whose samples reach.
+        let tapRows = TapRows.of(aperture)
         parallelFor(th, threads: threads) { ty in
             let o = LevelPointers(planes)
             // Per tile of the row: −1 when the gathers do not visit it, else the largest near
@@ -158,8 +181,17 @@ extension BokehEngine {
                         } else {
                             ia = DiskArea.inverse(rhoN, area)
                         }
-                        let acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
-                            gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
+                        let acc: Accum8
+                        if let tapRows {
+                            let k = TapRows.table(min(topN + 0.5, tapLimit))
+                            acc = gatherFill(
+                                o.allR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: reaching(.fill, tx, y),
+                                rho: rhoN,
+                                inverseArea: ia)
+                        } else {
+                            acc = aperture.within(min(topN + 0.5, tapLimit), zone: zone) {
+                                gatherFill(o.allR + idx, planeSize: ps, stride: stride, taps: $0, rho: rhoN, inverseArea: ia)
+                            }
                         }
                         acc.store(into: results, field: 1, x0, y, count: n)
                     } else {
@@ -171,14 +203,20 @@ extension BokehEngine {
                     var rowReach: Float = 0
                     if reach > 0 {
                         let rows = Int((aperture.extent * (reach + 0.5)).rounded(.up))
-                        for r in max(0, y - rows)...min(h - 1, y + rows) {
-                            for x in max(0, tx - span)...min(tw - 1, tx + span) { rowReach = max(rowReach, rowMaxShared.p[r * tw + x]) }
-                        }
+                        let near = reaching(.near, tx, y)
+                        for dy in -rows...rows { rowReach = max(rowReach, near[dy]) }
                     }
                     if rowReach > 0 {
-                        let zone = self.zone(x0, y, cell: cell, count: n)
-                        let acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {
-                            gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
+                        let acc: Accum8
+                        if let tapRows {
+                            let k = TapRows.table(min(rowReach + 0.5, tapLimit))
+                            acc = gatherNear(
+                                o.nearR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: reaching(.near, tx, y))
+                        } else {
+                            let zone = self.zone(x0, y, cell: cell, count: n)
+                            acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {
+                                gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
+                            }
                         }
                         acc.store(into: results, field: 2, x0, y, count: n)
                         if nearFound[tx] == 0 { for k in 0..<n where acc.a[k] > 0 { nearFound[tx] = 1 } }

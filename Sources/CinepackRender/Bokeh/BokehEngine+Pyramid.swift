@@ -16,12 +16,20 @@ extension BokehEngine {
         let area = self.area
         let zoned = aperture.zones != nil
         let tilesX = level.tilesX
-        parallelFor(level.tilesY, threads: threads) { ty in
+        // Level 2 is built in the same pass, each of its rows as soon as the two level-1 rows
+        // below it are, which are then still cached (read back from memory once level 1 is
+        // done, they cost more than the arithmetic); a task takes two level-1 tile rows, one of
+        // level 2.
+        let second = levels.count > 1 ? levels[1] : nil
+        let perTask = second == nil ? 1 : 2
+        parallelFor((level.tilesY + perTask - 1) / perTask, threads: threads) { task in
             let o = LevelPointers(planes)
+            let coarse = second.map { LevelPointers($0.planes) }
             // Row by row across the tiles: each row of the picture and of every plane is then
             // read or written in order, which the hardware prefetches (tile by tile, every group
             // starts a row of its own).
-            for cy in (ty * Tile.cells)..<min(h1, ty * Tile.cells + Tile.cells) {
+            for cy in (task * perTask * Tile.cells)..<min(h1, (task + 1) * perTask * Tile.cells) {
+                let ty = cy / Tile.cells
                 for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
                     let cx0 = tx * Tile.cells
                     if 2 * cx0 + 16 <= W && 2 * cy + 1 < H {
@@ -94,6 +102,11 @@ extension BokehEngine {
                         }
                         mask.p[cy * w1 + cx] = bits
                     }
+                }
+                // Level-2 row cy / 2 once its level-1 rows (one at the bottom of an odd height)
+                // are built.
+                if let second, let coarse, cy % 2 == 1 || cy == h1 - 1 {
+                    self.buildRow(cy / 2, of: second, from: level, o, coarse, area: area, zoned: zoned)
                 }
             }
         }
@@ -196,9 +209,10 @@ extension BokehEngine {
 
     // MARK: - Coarser levels, each from the one below
 
+    /// Level 3 and coarser (level 2 is built with level 1).
     func buildLevel(_ level: BokehLevel, from fine: BokehLevel) {
+        guard level.level > 2 else { return }
         let h = level.height
-        let tilesX = level.tilesX
         let area = self.area
         let zoned = aperture.zones != nil
         parallelFor(level.tilesY, threads: threads) { ty in
@@ -206,11 +220,22 @@ extension BokehEngine {
             let o = LevelPointers(level.planes)
             // Row by row across the tiles, as level 1.
             for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
-                for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
-                    let fill = level.fill[ty * tilesX + tx] != 0
-                    self.buildGroup(level, fine, tx * Tile.cells, cy, s, o, area: area, zoned: zoned, fill: fill)
-                }
+                self.buildRow(cy, of: level, from: fine, s, o, area: area, zoned: zoned)
             }
+        }
+    }
+
+    /// Row `cy` of `level`'s active tiles from `fine` (its planes `s`, the level's `o`).
+    @inline(__always)
+    private func buildRow(
+        _ cy: Int, of level: BokehLevel, from fine: BokehLevel, _ s: LevelPointers, _ o: LevelPointers, area: DiskArea.Table,
+        zoned: Bool
+    ) {
+        let tilesX = level.tilesX
+        let ty = cy / Tile.cells
+        for tx in 0..<tilesX where level.active[ty * tilesX + tx] != 0 {
+            let fill = level.fill[ty * tilesX + tx] != 0
+            buildGroup(level, fine, tx * Tile.cells, cy, s, o, area: area, zoned: zoned, fill: fill)
         }
     }
 

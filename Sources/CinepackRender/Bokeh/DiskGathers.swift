@@ -44,22 +44,7 @@ func gatherFar(
     rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
 ) -> Accum8 {
     var acc = Accum8()
-    for t in taps {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let c = load8(q, .radius, planeSize: ps)
-        let ia = load8(q, .inverseArea, planeSize: ps)
-        let e = vmin(c, rho)
-        let w: SIMD8<Float>
-        if coverage == .fine {
-            w = FineKernel.tapWeight(e, tap: t, area: vmax(ia, inverseArea))
-        } else {
-            w = EdgeProfile.coarseProfile(e + t.half) * vmax(ia, inverseArea)
-        }
-        acc.r += w * load8(q, .red, planeSize: ps)
-        acc.g += w * load8(q, .green, planeSize: ps)
-        acc.b += w * load8(q, .blue, planeSize: ps)
-        acc.a += w * load8(q, .alpha, planeSize: ps)
-    }
+    for t in taps { acc.addFar(p, planeSize: ps, stride: stride, tap: t, rho: rho, inverseArea: inverseArea, profile: coverage) }
     return acc
 }
 
@@ -70,20 +55,20 @@ func gatherNear(
     profile coverage: EdgeProfile = .coarse
 ) -> Accum8 {
     var acc = Accum8()
-    for t in taps {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
-        let c = load8(q, .radius, planeSize: ps)
-        let ia = load8(q, .inverseArea, planeSize: ps)
-        let w: SIMD8<Float>
-        if coverage == .fine {
-            w = FineKernel.tapWeight(c, tap: t, area: ia)
-        } else {
-            w = EdgeProfile.coarseProfile(c + t.half) * ia
-        }
-        acc.r += w * load8(q, .red, planeSize: ps)
-        acc.g += w * load8(q, .green, planeSize: ps)
-        acc.b += w * load8(q, .blue, planeSize: ps)
-        acc.a += w * load8(q, .alpha, planeSize: ps)
+    for t in taps { acc.addNear(p, planeSize: ps, stride: stride, tap: t, profile: coverage) }
+    return acc
+}
+
+/// `gatherNear` (coarse profile) over the rows of table `k` whose near samples reach
+/// (`RowReach`), each through the table of the radius there: a sample of radius c gives no
+/// weight at a gauge of c + 0.5 or more, so the sums are the whole table's bit for bit.
+@inline(__always)
+func gatherNear(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, rows: TapRows, table k: Int, reach: RowReach
+) -> Accum8 {
+    var acc = Accum8()
+    rows.forEach(table: k, { reach.table($0, within: k) }) {
+        acc.addNear(p, planeSize: ps, stride: stride, tap: $0, profile: .coarse)
     }
     return acc
 }
@@ -96,7 +81,91 @@ func gatherFill(
     rho: SIMD8<Float>, inverseArea: SIMD8<Float>, profile coverage: EdgeProfile = .coarse
 ) -> Accum8 {
     var acc = Accum8()
-    for t in taps {
+    for t in taps { acc.addFill(p, planeSize: ps, stride: stride, tap: t, rho: rho, inverseArea: inverseArea, profile: coverage) }
+    return acc
+}
+
+/// `gatherFill` (coarse profile) over the rows of table `k` that hold a fill sample with colour or
+/// alpha (`RowReach`): the others add exactly zero, so the sums are the whole table's bit for bit.
+@inline(__always)
+func gatherFill(
+    _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, rows: TapRows, table k: Int, reach: RowReach,
+    rho: SIMD8<Float>, inverseArea: SIMD8<Float>
+) -> Accum8 {
+    var acc = Accum8()
+    rows.forEach(table: k, { reach[$0] > 0 ? k : -1 }) {
+        acc.addFill(p, planeSize: ps, stride: stride, tap: $0, rho: rho, inverseArea: inverseArea, profile: .coarse)
+    }
+    return acc
+}
+
+/// One row of `SampleReach` around a group at row `y`: the reach of row `y + dy`, rows `stride`
+/// apart from `p` (the group's tile column), `height` of them. Rows past the frame read its
+/// padding, which repeats the edge row.
+struct RowReach {
+    let p: UnsafePointer<Float>
+    let stride: Int
+    let y: Int
+    let height: Int
+
+    @inline(__always) subscript(_ dy: Int) -> Float { p[min(max(y + dy, 0), height - 1) * stride] }
+
+    /// The table for row `dy` of samples whose radius is the reach there, at most `k`; −1 when
+    /// none reaches.
+    @inline(__always) func table(_ dy: Int, within k: Int) -> Int {
+        let c = self[dy]
+        return c > 0 ? min(k, TapRows.table(c + 0.5)) : -1
+    }
+}
+
+extension Accum8 {
+    /// Weight `w` times the colour and alpha of the eight samples of the group at `q`.
+    @inline(__always) mutating func add(_ w: SIMD8<Float>, _ q: UnsafeMutablePointer<Float>, planeSize ps: Int) {
+        r += w * load8(q, .red, planeSize: ps)
+        g += w * load8(q, .green, planeSize: ps)
+        b += w * load8(q, .blue, planeSize: ps)
+        a += w * load8(q, .alpha, planeSize: ps)
+    }
+
+    /// One far tap (`gatherFar`).
+    @inline(__always) mutating func addFar(
+        _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, rho: SIMD8<Float>,
+        inverseArea: SIMD8<Float>, profile coverage: EdgeProfile
+    ) {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q, .radius, planeSize: ps)
+        let ia = load8(q, .inverseArea, planeSize: ps)
+        let e = vmin(c, rho)
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            w = FineKernel.tapWeight(e, tap: t, area: vmax(ia, inverseArea))
+        } else {
+            w = EdgeProfile.coarseProfile(e + t.half) * vmax(ia, inverseArea)
+        }
+        add(w, q, planeSize: ps)
+    }
+
+    /// One near tap (`gatherNear`).
+    @inline(__always) mutating func addNear(
+        _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, profile coverage: EdgeProfile
+    ) {
+        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let c = load8(q, .radius, planeSize: ps)
+        let ia = load8(q, .inverseArea, planeSize: ps)
+        let w: SIMD8<Float>
+        if coverage == .fine {
+            w = FineKernel.tapWeight(c, tap: t, area: ia)
+        } else {
+            w = EdgeProfile.coarseProfile(c + t.half) * ia
+        }
+        add(w, q, planeSize: ps)
+    }
+
+    /// One fill tap (`gatherFill`).
+    @inline(__always) mutating func addFill(
+        _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, rho: SIMD8<Float>,
+        inverseArea: SIMD8<Float>, profile coverage: EdgeProfile
+    ) {
         let q = p + (Int(t.dy) * stride + Int(t.dx))
         let w: SIMD8<Float>
         if coverage == .fine {
@@ -110,10 +179,6 @@ func gatherFill(
         } else {
             w = EdgeProfile.coarseProfile(rho + t.half) * inverseArea
         }
-        acc.r += w * load8(q, .red, planeSize: ps)
-        acc.g += w * load8(q, .green, planeSize: ps)
-        acc.b += w * load8(q, .blue, planeSize: ps)
-        acc.a += w * load8(q, .alpha, planeSize: ps)
+        add(w, q, planeSize: ps)
     }
-    return acc
 }
