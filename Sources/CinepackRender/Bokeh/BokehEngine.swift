@@ -103,10 +103,10 @@ final class BokehEngine: @unchecked Sendable {
             for level in levels { level.clearStale(threads: threads) }
             clock.lap("reset")
             buildFirstLevel()
-            clock.lap("level 1")
+            clock.lap("levels 1–2")
             for l in 1..<levels.count { buildLevel(levels[l], from: levels[l - 1]) }
             for level in levels { level.replicateEdges(threads: threads) }
-            clock.lap("levels 2+")
+            clock.lap("levels 3+")
             for level in levels { gather(level) }
             clock.lap("gathers")
         }
