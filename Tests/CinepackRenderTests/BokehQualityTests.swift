@@ -143,7 +143,7 @@ let bokehEvaluations: [BokehEvaluation] = ReferenceScenes.all.flatMap { scene in
 
     /// In-focus pixels (blur circle under 0.05 px) wholly covered by their layer (antialiased edge
     /// pixels mix in what lies behind, which blurs), beyond the reach of every nearer pixel's blur disk
-    /// (its radius c/2 plus 1 px).
+    /// (its radius c/2 plus 1 px), with no pixel blurred by more than 1 px of radius next to them.
     static func sharpMask(_ scene: ReferenceScene, focusDisparity df: Float) -> [Bool] {
         let width = scene.width, height = scene.height, d = scene.disparity
         let inFocus = d.indices.map { p in
@@ -151,6 +151,13 @@ let bokehEvaluations: [BokehEvaluation] = ReferenceScenes.all.flatMap { scene in
                 && scene.layers.layers[scene.surface[p]].texture.alpha(p % width, p / width) == 1
         }
         var mask = inFocus
+        // Where the 3 × 3 window holds a pixel blurred by more than 1 px of radius, the split of
+        // mixed pixels at depth edges (spec/render.md §1.4) may take a whole pixel for a mixed one.
+        for q in d.indices where scene.lens.diameter(disparity: d[q], focusDisparity: df) > 2 {
+            for y in max(0, q / width - 1)...min(height - 1, q / width + 1) {
+                for x in max(0, q % width - 1)...min(width - 1, q % width + 1) { mask[y * width + x] = false }
+            }
+        }
         for q in d.indices where d[q] > df && !inFocus[q] {
             let reach = scene.lens.diameter(disparity: d[q], focusDisparity: df) / 2 + 1
             let r = Int(reach.rounded(.up)), qx = q % width, qy = q / width

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Mixed pixels at depth edges where a sharp nearer side meets a much more blurred farther side
 /// (spec/render.md §1.4): a thin in-focus structure or an anti-aliased silhouette covers part of a
 /// pixel and the background the rest. A disparity map gives such a pixel one depth, so the engine
@@ -29,12 +31,16 @@ struct DepthEdgeMatte: Sendable {
     /// Colour model (linear light, squared distances summed over the channels): the misfit floor
     /// of the pair cost and how fast it grows with the samples' squared distance in pixels; the
     /// distance at which a pixel its own side does not explain is half trusted to be mixed, and
-    /// how much a misfit of the mix and the spread of the blurred side's samples lower that trust.
+    /// how much a misfit of the mix lowers that trust.
     static let misfitFloor: Float = 1e-4
     static let pairDistance: Float = 0.1
     static let separation: Float = 4e-3
     static let misfitWeight: Float = 8
-    static let spreadWeight: Float = 2
+    /// Geometry of a blurred-side pixel: the odds that the sharp side covers part of it are
+    /// `(n / contactEven)^contactPower`, n its 4-neighbours on the sharp side (a pixel touching
+    /// that side at a corner only is whole; one in a step or corner of the edge is mostly mixed).
+    static let contactEven: Float = 2
+    static let contactPower: Float = 2
     /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
     /// shows of that side, fully from this share.
     static let convertRamp: Float = 0.25
@@ -215,6 +221,17 @@ private struct Scan: @unchecked Sendable {
         guard s > 0 else { return nil }
         let middle = 0.5 * (hi + lo)
         let isFront = d > middle
+        // A blurred-side pixel's prior odds of being partly covered, from its contact with the
+        // sharp side.
+        var odds: Float = 1
+        if !isFront {
+            var contact: Float = 0
+            if x > 0 && disparity[p - 1] > middle { contact += 1 }
+            if x + 1 < width && disparity[p + 1] > middle { contact += 1 }
+            if y > 0 && disparity[p - width] > middle { contact += 1 }
+            if y + 1 < height && disparity[p + width] > middle { contact += 1 }
+            odds = pow(contact / Matte.contactEven, Matte.contactPower)
+        }
 
         // Samples of each side nearest first: the sharp side's pixels, and the blurred side's
         // pixels with no sharp-side pixel next to them (pure). Colour and squared distance; the
@@ -225,6 +242,8 @@ private struct Scan: @unchecked Sendable {
                 let backs = fronts + Matte.samples
                 var frontCount = 0
                 var backCount = 0
+                // Whether a sharp-side sample lies inside that side (its 3 × 3 window wholly there).
+                var interior = false
                 for (dx, dy) in Matte.ring {
                     let u = x + dx
                     let v = y + dy
@@ -237,8 +256,9 @@ private struct Scan: @unchecked Sendable {
                         if frontCount < Matte.samples {
                             fronts[frontCount] = sample
                             frontCount += 1
+                            if isFront && !interior { interior = isWhole(u, v, middle, near: true) }
                         }
-                    } else if backCount < Matte.samples && isPure(u, v, middle) {
+                    } else if backCount < Matte.samples && isWhole(u, v, middle, near: false) {
                         backs[backCount] = sample
                         backDisparity[backCount] = dq
                         backCount += 1
@@ -247,32 +267,24 @@ private struct Scan: @unchecked Sendable {
                 }
                 guard frontCount > 0, backCount > 0 else { return nil }
                 return mix(
-                    p, d: d, isFront: isFront, strength: s, fronts: fronts, frontCount: frontCount, backs: backs, backCount: backCount,
-                    backDisparity: backDisparity.baseAddress!)
+                    p, d: d, isFront: isFront, strength: s, odds: odds, interior: interior, fronts: fronts, frontCount: frontCount,
+                    backs: backs, backCount: backCount, backDisparity: backDisparity.baseAddress!)
             }
         }
     }
 
-    /// The split of pixel `p` between the best pair of samples.
+    /// The split of pixel `p` between the best pair of samples (`odds`: a blurred-side pixel's
+    /// prior odds of being mixed; `interior`: whether a sharp-side sample lies inside that side).
     private func mix(
-        _ p: Int, d: Float, isFront: Bool, strength s: Float, fronts: UnsafePointer<SIMD4<Float>>, frontCount: Int,
-        backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>
+        _ p: Int, d: Float, isFront: Bool, strength s: Float, odds: Float, interior: Bool, fronts: UnsafePointer<SIMD4<Float>>,
+        frontCount: Int, backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>
     ) -> MattedPixel? {
         let c = SIMD4(colour(p), 0)
-        // How close a whole pixel of either side comes (squared distance to the nearest sample),
-        // and how spread the blurred side's samples are (shrunk: one sample tells no spread).
+        // How close a whole pixel of either side comes (squared distance to the nearest sample).
         var pureFront = Float.infinity
         for i in 0..<frontCount { pureFront = min(pureFront, squaredDistance(c, fronts[i])) }
         var pureBack = Float.infinity
-        var backMean = SIMD4<Float>()
-        for j in 0..<backCount {
-            pureBack = min(pureBack, squaredDistance(c, backs[j]))
-            backMean += backs[j]
-        }
-        backMean /= Float(backCount)
-        var backSpread: Float = 0
-        for j in 0..<backCount { backSpread += squaredDistance(backs[j], backMean) }
-        backSpread /= Float(backCount + 1)
+        for j in 0..<backCount { pureBack = min(pureBack, squaredDistance(c, backs[j])) }
         // The pair that best explains the pixel as a mix of the two: least distance to the
         // segment between them, nearer samples preferred.
         var best = (cost: Float.infinity, alpha: Float(0), misfit: Float(0), front: 0, back: 0)
@@ -291,10 +303,18 @@ private struct Scan: @unchecked Sendable {
         // pixel only as far as it explains the pixel better than that side alone does, and not
         // at all when it contradicts the label (a coincidence of colours, not evidence). A sharp
         // side's texture varies between its samples: a whole pixel there is explained alone as
-        // well by a blend of two of them as by one (the blurred side's spread stands for that).
+        // well by a blend of two of them as by one. But where no sample lies inside the sharp side
+        // (a strand or wire at most 2 px across), every sample is itself a rim pixel, mixed: they
+        // tell no texture, and the mix is trusted. On the blurred side the evidence is weighed
+        // with the pixel's contact with the sharp side.
         let label: Float = isFront ? 1 : 0
-        let alone = isFront ? blendDistance(c, fronts, frontCount, nearest: pureFront) : pureBack
-        let trust = alone / (alone + Matte.misfitWeight * best.misfit + Matte.separation + (isFront ? 0 : Matte.spreadWeight * backSpread))
+        let trust: Float
+        if isFront && !interior {
+            trust = 1
+        } else {
+            let alone = isFront ? blendDistance(c, fronts, frontCount, nearest: pureFront) : odds * pureBack
+            trust = alone / (alone + Matte.misfitWeight * best.misfit + Matte.separation)
+        }
         let agreement = min(max(2 * (isFront ? best.alpha : 1 - best.alpha), 0), 1)
         let bounded = isFront ? max(best.alpha, 0.5) : min(best.alpha, 0.5)
         let alpha = label + agreement * trust * (bounded - label)
@@ -350,10 +370,11 @@ private struct Scan: @unchecked Sendable {
         return (e * e).sum()
     }
 
-    /// Whether every pixel of the 3 × 3 window of (x, y) lies on the far side of `middle`.
-    @inline(__always) func isPure(_ x: Int, _ y: Int, _ middle: Float) -> Bool {
+    /// Whether every pixel of the 3 × 3 window of (x, y) lies on one side of `middle`: the near
+    /// side (`near`, NaN not counted there) or the far side (NaN passed over).
+    @inline(__always) func isWhole(_ x: Int, _ y: Int, _ middle: Float, near: Bool) -> Bool {
         for v in max(0, y - 1)...min(height - 1, y + 1) {
-            for u in max(0, x - 1)...min(width - 1, x + 1) where disparity[v * width + u] > middle { return false }
+            for u in max(0, x - 1)...min(width - 1, x + 1) where (disparity[v * width + u] > middle) != near { return false }
         }
         return true
     }
