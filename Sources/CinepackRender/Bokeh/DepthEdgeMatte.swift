@@ -1,5 +1,3 @@
-import Foundation
-
 /// Mixed pixels at depth edges where a sharp nearer side meets a much more blurred farther side
 /// (spec/render.md §1.4): a thin in-focus structure or an anti-aliased silhouette covers part of a
 /// pixel and the background the rest. A disparity map gives such a pixel one depth, so the engine
@@ -37,10 +35,9 @@ struct DepthEdgeMatte: Sendable {
     static let separation: Float = 4e-3
     static let misfitWeight: Float = 8
     /// Geometry of a blurred-side pixel: the odds that the sharp side covers part of it are
-    /// `(n / contactEven)^contactPower`, n its 4-neighbours on the sharp side (a pixel touching
-    /// that side at a corner only is whole; one in a step or corner of the edge is mostly mixed).
+    /// `(n / contactEven)²`, n its 4-neighbours on the sharp side (a pixel touching that side at a
+    /// corner only is whole; one in a step or corner of the edge is mostly mixed).
     static let contactEven: Float = 2
-    static let contactPower: Float = 2
     /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
     /// shows of that side, fully from this share.
     static let convertRamp: Float = 0.25
@@ -230,7 +227,8 @@ private struct Scan: @unchecked Sendable {
             if x + 1 < width && disparity[p + 1] > middle { contact += 1 }
             if y > 0 && disparity[p - width] > middle { contact += 1 }
             if y + 1 < height && disparity[p + width] > middle { contact += 1 }
-            odds = pow(contact / Matte.contactEven, Matte.contactPower)
+            let ratio = contact / Matte.contactEven
+            odds = ratio * ratio
         }
 
         // Samples of each side nearest first: the sharp side's pixels, and the blurred side's
