@@ -394,6 +394,12 @@ package enum DisparityUpsampler {
         return r
     }
 
+    @inline(__always) private static func latestMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        var r = a
+        for i in 0..<4 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
+        return r
+    }
+
     /// Separation below which the two layers' colours do not decide at all, and the span over
     /// which the confidence rises to 1 above it.
     static let separationFloor: Float = 1.5
@@ -547,13 +553,18 @@ package enum DisparityUpsampler {
         step least: Float, _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
+        // Per picture column: the map columns interpolated there and the weight of the right one.
+        let columnBuffer = (
+            left: RawBuffer<Int>(count: W, zeroed: false), right: RawBuffer<Int>(count: W, zeroed: false),
+            fraction: RawBuffer<Float>(count: W, zeroed: false)
+        )
         defer { withExtendedLifetime(columnBuffer) {} }
-        let columns = columnBuffer.base
         for x in 0..<W {
             let u = (Float(x) + 0.5) * Float(w) / Float(W) - 0.5
             let i = min(max(Int(u.rounded(.down)), 0), w - 1)
-            columns[x] = (Int32(i), i + 1 < w ? min(max(u - Float(i), 0), 1) : 0)
+            columnBuffer.left[x] = i
+            columnBuffer.right[x] = min(i + 1, w - 1)
+            columnBuffer.fraction[x] = i + 1 < w ? min(max(u - Float(i), 0), 1) : 0
         }
         @Sendable func mapRow(_ y: Int) -> (j0: Int, j1: Int, fy: Float) {
             let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
@@ -561,19 +572,23 @@ package enum DisparityUpsampler {
             let j1 = min(j0 + 1, h - 1)
             return (j0, j1, j1 > j0 ? min(max(v - Float(j0), 0), 1) : 0)
         }
-        let cols = Shared(columns)
+        let (left, right, fraction) = (Shared(columnBuffer.left.base), Shared(columnBuffer.right.base), Shared(columnBuffer.fraction.base))
         let coef = Shared(coefficients)
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let map = Shared(p)
         let planes = Shared(colour)
-        let bandRows = 16
         let stride = W + 8
+        // Bands of the picture rows whose upper map row lies in the same run of `bandMapRows` map
+        // rows (about 32 picture rows): each band interpolates its map rows once and shares only
+        // one with the next.
+        let bandMapRows = max(1, 32 * h / H)
+        let bandStarts = [0] + (1..<H).filter { mapRow($0).j0 / bandMapRows != mapRow($0 - 1).j0 / bandMapRows } + [H]
         return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
             let o = Shared(buffer.baseAddress!)
-            parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
-                let y0 = band * bandRows
-                let y1 = min(H, y0 + bandRows)
+            parallelFor(bandStarts.count - 1, threads: threads) { band in
+                let y0 = bandStarts[band]
+                let y1 = bandStarts[band + 1]
                 let first = mapRow(y0).j0
                 let last = mapRow(y1 - 1).j1
                 // Per map row: a.r, a.g, a.b, b, low, high at every picture column.
@@ -582,20 +597,38 @@ package enum DisparityUpsampler {
                 let rows = rowBuffer.base
                 for j in first...last {
                     let plane = rows + (j - first) * 6 * stride
-                    for x in 0..<W {
-                        let (i32, fx) = cols.p[x]
-                        let i = Int(i32)
-                        let i1 = min(i + 1, w - 1)
-                        let c0 = coef.p[j * w + i]
-                        let c = c0 + fx * (coef.p[j * w + i1] - c0)
+                    let (models, values, tops) = (coef.p + j * w, map.p + j * w, ceiling.p + j * w)
+                    /// Column `x`'s model, interpolated as a whole (the same lane operations as
+                    /// one component at a time).
+                    @inline(__always) func model(_ x: Int) -> SIMD4<Float> {
+                        let c0 = models[left.p[x]]
+                        return c0 + fraction.p[x] * (models[right.p[x]] - c0)
+                    }
+                    @inline(__always) func four(_ row: UnsafeMutablePointer<Float>, _ cells: UnsafeMutablePointer<Int>) -> SIMD4<Float> {
+                        SIMD4(row[cells[0]], row[cells[1]], row[cells[2]], row[cells[3]])
+                    }
+                    var x = 0
+                    // Four columns at a time, their models turned into the planes' lanes.
+                    while x + 4 <= W {
+                        let (m0, m1, m2, m3) = (model(x), model(x + 1), model(x + 2), model(x + 3))
+                        store4(plane + x, SIMD4(m0.x, m1.x, m2.x, m3.x))
+                        store4(plane + stride + x, SIMD4(m0.y, m1.y, m2.y, m3.y))
+                        store4(plane + 2 * stride + x, SIMD4(m0.z, m1.z, m2.z, m3.z))
+                        store4(plane + 3 * stride + x, SIMD4(m0.w, m1.w, m2.w, m3.w))
+                        // `vmin` picks as `min` does, `latestMax` as `max`.
+                        store4(plane + 4 * stride + x, vmin(four(values, left.p + x), four(values, right.p + x)))
+                        store4(plane + 5 * stride + x, latestMax(four(tops, left.p + x), four(tops, right.p + x)))
+                        x += 4
+                    }
+                    while x < W {
+                        let c = model(x)
                         plane[x] = c.x
                         plane[stride + x] = c.y
                         plane[2 * stride + x] = c.z
                         plane[3 * stride + x] = c.w
-                        let d0 = map.p[j * w + i]
-                        let d1 = map.p[j * w + i1]
-                        plane[4 * stride + x] = min(d0, d1)
-                        plane[5 * stride + x] = max(ceiling.p[j * w + i], ceiling.p[j * w + i1])
+                        plane[4 * stride + x] = min(values[left.p[x]], values[right.p[x]])
+                        plane[5 * stride + x] = max(tops[left.p[x]], tops[right.p[x]])
+                        x += 1
                     }
                     for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
                 }
@@ -634,11 +667,10 @@ package enum DisparityUpsampler {
                         // Across a depth step, the two-layer assignment (bilinear over the four
                         // cells' models) decides where the colours do.
                         let step = high - low
-                        if any(step .> least) {
+                        // (A NaN lane counts as no step, as `step[k] > least` has it: `least` > 0.)
+                        if anyAbove(vmax(SIMD8(), step), least) {
                             for k in 0..<n where step[k] > least {
-                                let (i32, fx) = cols.p[x + k]
-                                let i0 = Int(i32)
-                                let i1 = min(i0 + 1, w - 1)
+                                let (i0, i1, fx) = (left.p[x + k], right.p[x + k], fraction.p[x + k])
                                 let confident =
                                     lay.p[j0 * w + i0].confidence + lay.p[j0 * w + i1].confidence
                                     + lay.p[j1 * w + i0].confidence + lay.p[j1 * w + i1].confidence
