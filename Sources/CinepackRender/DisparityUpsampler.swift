@@ -754,6 +754,12 @@ package enum DisparityUpsampler {
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
+        // The tent's weight of the window's rows and columns, `reach + 1 − |Δ|`, in order.
+        let perRow = 2 * reach / stride + 1
+        let tentBuffer = RawBuffer<Float>(count: perRow, zeroed: false)
+        for k in 0..<perRow { tentBuffer[k] = Float(reach + 1 - abs(k * stride - reach)) }
+        let tent = Shared(tentBuffer.base)
+        defer { withExtendedLifetime(tentBuffer) {} }
         let cache = scope.buffer.map { Shared($0.base) }
         let (rowGroups, taps, groupStart, pixelStart) = (scope.rowGroups, scope.taps, scope.groupStart, scope.pixelStart)
         let refinedGroups = Shared(scope.groupList.base)
@@ -819,21 +825,23 @@ package enum DisparityUpsampler {
                         // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
                         // adding it changes no sum (none is ever −0), as skipping it does.
                         var low = SIMD8<Float>()
-                        var toT = SIMD8<Float>()
+                        var high = SIMD8<Float>()
                         for k in 0..<8 {
                             let model = lay.p[j * w + cellColumn[x + k]]
-                            low[k] = model.low
-                            toT[k] = 2 / (model.high - model.low)
+                            (low[k], high[k]) = (model.low, model.high)
                         }
+                        let toT = 2 / (high - low)
                         let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
                         var sum = SIMD8<Float>()
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
-                        for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
-                            let wy = Float(reach + 1 - abs(yy - y))
-                            for dx in Swift.stride(from: -reach, through: reach, by: stride) {
-                                let q = yy * W + x + dx
+                        for row in 0..<perRow {
+                            let yy = y &- reach &+ row &* stride
+                            guard yy >= 0 && yy < H else { continue }
+                            let wy = tent.p[row]
+                            for column in 0..<perRow {
+                                let q = yy &* W &+ x &- reach &+ column &* stride
                                 let near: SIMD8<Float>
                                 if recorded, let cache {
                                     near = cache.p[slot]
@@ -850,7 +858,7 @@ package enum DisparityUpsampler {
                                 if !anyAbove(vmax(SIMD8(), near), 0) { continue }
                                 let depth = load8(d.p + q)
                                 let t = (depth - low) * toT - 1
-                                let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
+                                let weight = vmax(t * t, floor) * wy * tent.p[column] * near * near * near
                                 sum += weight * depth
                                 weights += weight
                                 lean += signed(weight, where: t)
