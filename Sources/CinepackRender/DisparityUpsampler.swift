@@ -923,11 +923,14 @@ package enum DisparityUpsampler {
             var starts = [0]
             var perMapRow = [Int](repeating: 0, count: h)
             for j in 0..<h {
-                for g in 0..<groups {
-                    let x = 8 * g
-                    guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
-                    list.append(Int32(g))
-                    if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
+                // Most map rows hold no step: their groups need no look.
+                if steps[(j * w)..<(j * w + w)].contains(true) {
+                    for g in 0..<groups {
+                        let x = 8 * g
+                        guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
+                        list.append(Int32(g))
+                        if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
+                    }
                 }
                 starts.append(list.count)
             }
