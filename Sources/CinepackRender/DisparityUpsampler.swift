@@ -344,8 +344,7 @@ package enum DisparityUpsampler {
                         model.far = far
                         model.axis = distance > 0 ? d / distance : .zero
                         model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
-                        isStep.p[cell] =
-                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
+                        isStep.p[cell] = MapPlaneFit.residual3(values.p, width: w, rows: rows, centre: i + k) > 0.25 * range[k]
                     }
                     o.p[cell] = model
                 }
@@ -391,6 +390,12 @@ package enum DisparityUpsampler {
     @inline(__always) private static func latestMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
         var r = a
         for i in 0..<8 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
+        return r
+    }
+
+    @inline(__always) private static func latestMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        var r = a
+        for i in 0..<4 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
         return r
     }
 
@@ -547,13 +552,18 @@ package enum DisparityUpsampler {
         step least: Float, _ p: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
         _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
     ) -> [Float] {
-        let columnBuffer = RawBuffer<(Int32, Float)>(count: W, zeroed: false)
+        // Per picture column: the map columns interpolated there and the weight of the right one.
+        let columnBuffer = (
+            left: RawBuffer<Int>(count: W, zeroed: false), right: RawBuffer<Int>(count: W, zeroed: false),
+            fraction: RawBuffer<Float>(count: W, zeroed: false)
+        )
         defer { withExtendedLifetime(columnBuffer) {} }
-        let columns = columnBuffer.base
         for x in 0..<W {
             let u = (Float(x) + 0.5) * Float(w) / Float(W) - 0.5
             let i = min(max(Int(u.rounded(.down)), 0), w - 1)
-            columns[x] = (Int32(i), i + 1 < w ? min(max(u - Float(i), 0), 1) : 0)
+            columnBuffer.left[x] = i
+            columnBuffer.right[x] = min(i + 1, w - 1)
+            columnBuffer.fraction[x] = i + 1 < w ? min(max(u - Float(i), 0), 1) : 0
         }
         @Sendable func mapRow(_ y: Int) -> (j0: Int, j1: Int, fy: Float) {
             let v = (Float(y) + 0.5) * Float(h) / Float(H) - 0.5
@@ -561,19 +571,23 @@ package enum DisparityUpsampler {
             let j1 = min(j0 + 1, h - 1)
             return (j0, j1, j1 > j0 ? min(max(v - Float(j0), 0), 1) : 0)
         }
-        let cols = Shared(columns)
+        let (left, right, fraction) = (Shared(columnBuffer.left.base), Shared(columnBuffer.right.base), Shared(columnBuffer.fraction.base))
         let coef = Shared(coefficients)
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let map = Shared(p)
         let planes = Shared(colour)
-        let bandRows = 16
         let stride = W + 8
+        // Bands of the picture rows whose upper map row lies in the same run of `bandMapRows` map
+        // rows (about 32 picture rows): each band interpolates its map rows once and shares only
+        // one with the next.
+        let bandMapRows = max(1, 32 * h / H)
+        let bandStarts = [0] + (1..<H).filter { mapRow($0).j0 / bandMapRows != mapRow($0 - 1).j0 / bandMapRows } + [H]
         return [Float](unsafeUninitializedCapacity: W * H) { buffer, initialized in
             let o = Shared(buffer.baseAddress!)
-            parallelFor((H + bandRows - 1) / bandRows, threads: threads) { band in
-                let y0 = band * bandRows
-                let y1 = min(H, y0 + bandRows)
+            parallelFor(bandStarts.count - 1, threads: threads) { band in
+                let y0 = bandStarts[band]
+                let y1 = bandStarts[band + 1]
                 let first = mapRow(y0).j0
                 let last = mapRow(y1 - 1).j1
                 // Per map row: a.r, a.g, a.b, b, low, high at every picture column.
@@ -582,20 +596,38 @@ package enum DisparityUpsampler {
                 let rows = rowBuffer.base
                 for j in first...last {
                     let plane = rows + (j - first) * 6 * stride
-                    for x in 0..<W {
-                        let (i32, fx) = cols.p[x]
-                        let i = Int(i32)
-                        let i1 = min(i + 1, w - 1)
-                        let c0 = coef.p[j * w + i]
-                        let c = c0 + fx * (coef.p[j * w + i1] - c0)
+                    let (models, values, tops) = (coef.p + j * w, map.p + j * w, ceiling.p + j * w)
+                    /// Column `x`'s model, interpolated as a whole (the same lane operations as
+                    /// one component at a time).
+                    @inline(__always) func model(_ x: Int) -> SIMD4<Float> {
+                        let c0 = models[left.p[x]]
+                        return c0 + fraction.p[x] * (models[right.p[x]] - c0)
+                    }
+                    @inline(__always) func four(_ row: UnsafeMutablePointer<Float>, _ cells: UnsafeMutablePointer<Int>) -> SIMD4<Float> {
+                        SIMD4(row[cells[0]], row[cells[1]], row[cells[2]], row[cells[3]])
+                    }
+                    var x = 0
+                    // Four columns at a time, their models turned into the planes' lanes.
+                    while x + 4 <= W {
+                        let (m0, m1, m2, m3) = (model(x), model(x + 1), model(x + 2), model(x + 3))
+                        store4(plane + x, SIMD4(m0.x, m1.x, m2.x, m3.x))
+                        store4(plane + stride + x, SIMD4(m0.y, m1.y, m2.y, m3.y))
+                        store4(plane + 2 * stride + x, SIMD4(m0.z, m1.z, m2.z, m3.z))
+                        store4(plane + 3 * stride + x, SIMD4(m0.w, m1.w, m2.w, m3.w))
+                        // `vmin` picks as `min` does, `latestMax` as `max`.
+                        store4(plane + 4 * stride + x, vmin(four(values, left.p + x), four(values, right.p + x)))
+                        store4(plane + 5 * stride + x, latestMax(four(tops, left.p + x), four(tops, right.p + x)))
+                        x += 4
+                    }
+                    while x < W {
+                        let c = model(x)
                         plane[x] = c.x
                         plane[stride + x] = c.y
                         plane[2 * stride + x] = c.z
                         plane[3 * stride + x] = c.w
-                        let d0 = map.p[j * w + i]
-                        let d1 = map.p[j * w + i1]
-                        plane[4 * stride + x] = min(d0, d1)
-                        plane[5 * stride + x] = max(ceiling.p[j * w + i], ceiling.p[j * w + i1])
+                        plane[4 * stride + x] = min(values[left.p[x]], values[right.p[x]])
+                        plane[5 * stride + x] = max(tops[left.p[x]], tops[right.p[x]])
+                        x += 1
                     }
                     for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
                 }
@@ -634,11 +666,10 @@ package enum DisparityUpsampler {
                         // Across a depth step, the two-layer assignment (bilinear over the four
                         // cells' models) decides where the colours do.
                         let step = high - low
-                        if any(step .> least) {
+                        // (A NaN lane counts as no step, as `step[k] > least` has it: `least` > 0.)
+                        if anyAbove(vmax(SIMD8(), step), least) {
                             for k in 0..<n where step[k] > least {
-                                let (i32, fx) = cols.p[x + k]
-                                let i0 = Int(i32)
-                                let i1 = min(i0 + 1, w - 1)
+                                let (i0, i1, fx) = (left.p[x + k], right.p[x + k], fraction.p[x + k])
                                 let confident =
                                     lay.p[j0 * w + i0].confidence + lay.p[j0 * w + i1].confidence
                                     + lay.p[j1 * w + i0].confidence + lay.p[j1 * w + i1].confidence
@@ -722,6 +753,12 @@ package enum DisparityUpsampler {
         let lay = Shared(layers)
         let ceiling = Shared(ceilings)
         let cut = 1 / (3 * refineColourScale)
+        // The tent's weight of the window's rows and columns, `reach + 1 − |Δ|`, in order.
+        let perRow = 2 * reach / stride + 1
+        let tentBuffer = RawBuffer<Float>(count: perRow, zeroed: false)
+        for k in 0..<perRow { tentBuffer[k] = Float(reach + 1 - abs(k * stride - reach)) }
+        let tent = Shared(tentBuffer.base)
+        defer { withExtendedLifetime(tentBuffer) {} }
         let cache = scope.buffer.map { Shared($0.base) }
         let (rowGroups, taps, groupStart, pixelStart) = (scope.rowGroups, scope.taps, scope.groupStart, scope.pixelStart)
         let refinedGroups = Shared(scope.groupList.base)
@@ -787,21 +824,23 @@ package enum DisparityUpsampler {
                         // as `pixel`. A tap whose colour is too far weighs exactly 0 there, so
                         // adding it changes no sum (none is ever −0), as skipping it does.
                         var low = SIMD8<Float>()
-                        var toT = SIMD8<Float>()
+                        var high = SIMD8<Float>()
                         for k in 0..<8 {
                             let model = lay.p[j * w + cellColumn[x + k]]
-                            low[k] = model.low
-                            toT[k] = 2 / (model.high - model.low)
+                            (low[k], high[k]) = (model.low, model.high)
                         }
+                        let toT = 2 / (high - low)
                         let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
                         var sum = SIMD8<Float>()
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
-                        for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
-                            let wy = Float(reach + 1 - abs(yy - y))
-                            for dx in Swift.stride(from: -reach, through: reach, by: stride) {
-                                let q = yy * W + x + dx
+                        for row in 0..<perRow {
+                            let yy = y &- reach &+ row &* stride
+                            guard yy >= 0 && yy < H else { continue }
+                            let wy = tent.p[row]
+                            for column in 0..<perRow {
+                                let q = yy &* W &+ x &- reach &+ column &* stride
                                 let near: SIMD8<Float>
                                 if recorded, let cache {
                                     near = cache.p[slot]
@@ -818,7 +857,7 @@ package enum DisparityUpsampler {
                                 if !anyAbove(vmax(SIMD8(), near), 0) { continue }
                                 let depth = load8(d.p + q)
                                 let t = (depth - low) * toT - 1
-                                let weight = vmax(t * t, floor) * wy * Float(reach + 1 - abs(dx)) * near * near * near
+                                let weight = vmax(t * t, floor) * wy * tent.p[column] * near * near * near
                                 sum += weight * depth
                                 weights += weight
                                 lean += signed(weight, where: t)
@@ -847,65 +886,6 @@ package enum DisparityUpsampler {
                     from += 8
                 }
             }
-        }
-    }
-
-    /// Where the refinement works and what it keeps between its two passes: the groups of eight
-    /// pixels it refines (`groupList[groupStart[j]..<groupStart[j + 1]]` for map row `j`: those
-    /// whose cell columns step, the same for every picture row of a map row), the slots of their
-    /// results (row `y`'s from `pixelStart[y]` on, eight a group), the picture columns' map cells,
-    /// and its colour weights, kept from its first pass for its second (the colours are the
-    /// same, only the depths differ): one `SIMD8` a tap of every group refined eight pixels at
-    /// once, `taps` slots a group, the groups of row `y` from `rowGroups[y]` on. No weight buffer
-    /// when it would exceed `limit` bytes (a map stepping almost everywhere): the second pass then
-    /// computes the weights again.
-    final class RefineScope: @unchecked Sendable {
-        static let limit = 128 << 20
-        let groupList: RawBuffer<Int32>
-        let groupStart: [Int]
-        let pixelStart: [Int]
-        let rowGroups: [Int]
-        let taps: Int
-        let buffer: RawBuffer<SIMD8<Float>>?
-        /// Per picture column: the two map columns interpolated there, and the cell it lies in
-        /// (whose layer model its pixels use).
-        let cols: [(Int, Int)]
-        let cellColumn: [Int]
-
-        init(_ steps: [Bool], _ W: Int, _ H: Int, _ w: Int, _ h: Int) {
-            let reach = refineReach(W, w)
-            let perRow = 2 * reach / refineStride(reach) + 1
-            taps = perRow * perRow
-            let groups = (W + 7) / 8
-            cols = (0..<W).map { bilinearCells($0, W, w) }
-            let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
-            self.cellColumn = cellColumn
-            var list: [Int32] = []
-            var starts = [0]
-            var perMapRow = [Int](repeating: 0, count: h)
-            for j in 0..<h {
-                for g in 0..<groups {
-                    let x = 8 * g
-                    guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
-                    list.append(Int32(g))
-                    if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
-                }
-                starts.append(list.count)
-            }
-            groupList = RawBuffer(count: max(1, list.count), zeroed: false)
-            groupList.base.initialize(from: list, count: list.count)
-            groupStart = starts
-            var first = [Int](repeating: 0, count: H + 1)
-            var pixels = [Int](repeating: 0, count: H + 1)
-            for y in 0..<H {
-                let j = min(h - 1, y * h / H)
-                first[y + 1] = first[y] + perMapRow[j]
-                pixels[y + 1] = pixels[y] + 8 * (starts[j + 1] - starts[j])
-            }
-            rowGroups = first
-            pixelStart = pixels
-            let bytes = first[H] * taps * MemoryLayout<SIMD8<Float>>.stride
-            buffer = first[H] > 0 && bytes <= Self.limit ? RawBuffer(count: first[H] * taps, zeroed: false) : nil
         }
     }
 
