@@ -41,6 +41,10 @@ struct DepthEdgeMatte: Sendable {
     /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
     /// shows of that side, fully from this share.
     static let convertRamp: Float = 0.25
+    /// On the blurred side of a thin structure, a sharp sample counts as lying on the mix line
+    /// when its squared distance off the line is at most this share of its squared distance along
+    /// it (about 13°).
+    static let lineTolerance: Float = 0.05
 
     /// The window offsets, nearest first (ties in a fixed order), without the centre.
     static let ring: [(dx: Int, dy: Int)] = {
@@ -254,7 +258,7 @@ private struct Scan: @unchecked Sendable {
                         if frontCount < Matte.samples {
                             fronts[frontCount] = sample
                             frontCount += 1
-                            if isFront && !interior { interior = isWhole(u, v, middle, near: true) }
+                            if !interior { interior = isWhole(u, v, middle, near: true) }
                         }
                     } else if backCount < Matte.samples && isWhole(u, v, middle, near: false) {
                         backs[backCount] = sample
@@ -296,6 +300,29 @@ private struct Scan: @unchecked Sendable {
             }
         }
         guard best.cost.isFinite else { return nil }
+        // On the blurred side of a thin structure (no sharp sample interior), the nearest sharp
+        // samples are its rims, themselves mixed with the background: measured from one of them,
+        // the pixel's coverage comes out as a share of the rim's and often above ½, against the
+        // label. The structure's own colour is the one farthest along the mix line from the
+        // background: the most covered sample that lies on that line.
+        var stretch: Float = 1
+        if !isFront && !interior {
+            let b = backs[best.back]
+            var delta = fronts[best.front] - b
+            delta.w = 0
+            let l = (delta * delta).sum()
+            for k in 0..<frontCount {
+                var o = fronts[k] - b
+                o.w = 0
+                let along = (o * delta).sum() / l
+                guard along > stretch else { continue }
+                if (o * o).sum() - along * along * l <= Matte.lineTolerance * along * along * l { stretch = along }
+            }
+            if stretch > 1, let (a, misfit) = project(c, from: b, to: b + stretch * delta) {
+                best.alpha = a
+                best.misfit = misfit
+            }
+        }
         // The label says which side covers most of the pixel (its coverage is at least ½ on the
         // sharp side, under ½ on the other). The mix moves the coverage from the label's whole
         // pixel only as far as it explains the pixel better than that side alone does, and not
@@ -321,7 +348,7 @@ private struct Scan: @unchecked Sendable {
         let f = fronts[best.front]
         let b = backs[best.back]
         let back = SIMD3(b.x, b.y, b.z)
-        let delta = SIMD3(f.x, f.y, f.z) - back
+        let delta = stretch * (SIMD3(f.x, f.y, f.z) - back)
         // What the two colours leave unexplained is shared between the sides in proportion, so a
         // whole pixel of either side keeps its own colour.
         let beta = 1 - alpha
