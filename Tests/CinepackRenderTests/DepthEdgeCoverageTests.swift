@@ -78,8 +78,12 @@ import Testing
 
     /// On the blurred side the contact with the sharp side weighs the colours' evidence: pixels in
     /// a step or corner of the edge take their coverage, pixels touching the sharp side at a
-    /// corner only stay whole. Over every blurred-side pixel next to an edge, the split is nearer
-    /// the truth than the label's coverage 0 in each scene, and by a third over all of them.
+    /// corner only stay whole; next to a thin structure, one side in contact already gives even
+    /// odds, and the coverage is measured against its most covered sample's colour, not its
+    /// nearest rim's. Over every blurred-side pixel next to an edge, the split is nearer the truth
+    /// than the label's coverage 0 in each scene, and over all of them its error is at most 0.46
+    /// of the label's (0.43 with the split; 0.49 with the even odds at two sides in contact
+    /// everywhere, 0.55 also with the coverage measured from the nearest rim).
     @Test func blurredSidePixelsTakeTheCoverageTheirContactAndColourShow() {
         var split: Float = 0, label: Float = 0, count = 0
         for scene in Self.scenes {
@@ -98,7 +102,7 @@ import Testing
         }
         #expect(count > 5000)
         #expect(
-            split <= 0.65 * label,
+            split <= 0.46 * label,
             "blurred side: mean coverage error \(split / Float(count)) with the split, \(label / Float(count)) from the label")
     }
 }

@@ -36,11 +36,18 @@ struct DepthEdgeMatte: Sendable {
     static let misfitWeight: Float = 8
     /// Geometry of a blurred-side pixel: the odds that the sharp side covers part of it are
     /// `(n / contactEven)²`, n its 4-neighbours on the sharp side (a pixel touching that side at a
-    /// corner only is whole; one in a step or corner of the edge is mostly mixed).
+    /// corner only is whole; one in a step or corner of the edge is mostly mixed). Beside a thin
+    /// structure (no sharp sample interior) both of its rims lie within 2 px: one side in contact
+    /// already gives even odds, `thinContactEven`.
     static let contactEven: Float = 2
+    static let thinContactEven: Float = 1
     /// A pixel on the sharp side moves to the blurred side's depth in proportion to the share it
     /// shows of that side, fully from this share.
     static let convertRamp: Float = 0.25
+    /// On the blurred side of a thin structure, a sharp sample counts as lying on the mix line
+    /// when its squared distance off the line is at most this share of its squared distance along
+    /// it (about 13°).
+    static let lineTolerance: Float = 0.05
 
     /// The window offsets, nearest first (ties in a fixed order), without the centre.
     static let ring: [(dx: Int, dy: Int)] = {
@@ -218,17 +225,14 @@ private struct Scan: @unchecked Sendable {
         guard s > 0 else { return nil }
         let middle = 0.5 * (hi + lo)
         let isFront = d > middle
-        // A blurred-side pixel's prior odds of being partly covered, from its contact with the
-        // sharp side.
-        var odds: Float = 1
+        // A blurred-side pixel's contact with the sharp side (its 4-neighbours there), for its
+        // prior odds of being partly covered.
+        var contact: Float = 0
         if !isFront {
-            var contact: Float = 0
             if x > 0 && disparity[p - 1] > middle { contact += 1 }
             if x + 1 < width && disparity[p + 1] > middle { contact += 1 }
             if y > 0 && disparity[p - width] > middle { contact += 1 }
             if y + 1 < height && disparity[p + width] > middle { contact += 1 }
-            let ratio = contact / Matte.contactEven
-            odds = ratio * ratio
         }
 
         // Samples of each side nearest first: the sharp side's pixels, and the blurred side's
@@ -254,7 +258,7 @@ private struct Scan: @unchecked Sendable {
                         if frontCount < Matte.samples {
                             fronts[frontCount] = sample
                             frontCount += 1
-                            if isFront && !interior { interior = isWhole(u, v, middle, near: true) }
+                            if !interior { interior = isWhole(u, v, middle, near: true) }
                         }
                     } else if backCount < Matte.samples && isWhole(u, v, middle, near: false) {
                         backs[backCount] = sample
@@ -265,16 +269,16 @@ private struct Scan: @unchecked Sendable {
                 }
                 guard frontCount > 0, backCount > 0 else { return nil }
                 return mix(
-                    p, d: d, isFront: isFront, strength: s, odds: odds, interior: interior, fronts: fronts, frontCount: frontCount,
+                    p, d: d, isFront: isFront, strength: s, contact: contact, interior: interior, fronts: fronts, frontCount: frontCount,
                     backs: backs, backCount: backCount, backDisparity: backDisparity.baseAddress!)
             }
         }
     }
 
-    /// The split of pixel `p` between the best pair of samples (`odds`: a blurred-side pixel's
-    /// prior odds of being mixed; `interior`: whether a sharp-side sample lies inside that side).
+    /// The split of pixel `p` between the best pair of samples (`contact`: a blurred-side pixel's
+    /// 4-neighbours on the sharp side; `interior`: whether a sharp-side sample lies inside that side).
     private func mix(
-        _ p: Int, d: Float, isFront: Bool, strength s: Float, odds: Float, interior: Bool, fronts: UnsafePointer<SIMD4<Float>>,
+        _ p: Int, d: Float, isFront: Bool, strength s: Float, contact: Float, interior: Bool, fronts: UnsafePointer<SIMD4<Float>>,
         frontCount: Int, backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>
     ) -> MattedPixel? {
         let c = SIMD4(colour(p), 0)
@@ -296,6 +300,29 @@ private struct Scan: @unchecked Sendable {
             }
         }
         guard best.cost.isFinite else { return nil }
+        // On the blurred side of a thin structure (no sharp sample interior), the nearest sharp
+        // samples are its rims, themselves mixed with the background: measured from one of them,
+        // the pixel's coverage comes out as a share of the rim's and often above ½, against the
+        // label. The structure's own colour is the one farthest along the mix line from the
+        // background: the most covered sample that lies on that line.
+        var stretch: Float = 1
+        if !isFront && !interior {
+            let b = backs[best.back]
+            var delta = fronts[best.front] - b
+            delta.w = 0
+            let l = (delta * delta).sum()
+            for k in 0..<frontCount {
+                var o = fronts[k] - b
+                o.w = 0
+                let along = (o * delta).sum() / l
+                guard along > stretch else { continue }
+                if (o * o).sum() - along * along * l <= Matte.lineTolerance * along * along * l { stretch = along }
+            }
+            if stretch > 1, let (a, misfit) = project(c, from: b, to: b + stretch * delta) {
+                best.alpha = a
+                best.misfit = misfit
+            }
+        }
         // The label says which side covers most of the pixel (its coverage is at least ½ on the
         // sharp side, under ½ on the other). The mix moves the coverage from the label's whole
         // pixel only as far as it explains the pixel better than that side alone does, and not
@@ -310,7 +337,8 @@ private struct Scan: @unchecked Sendable {
         if isFront && !interior {
             trust = 1
         } else {
-            let alone = isFront ? blendDistance(c, fronts, frontCount, nearest: pureFront) : odds * pureBack
+            let ratio = contact / (interior ? Matte.contactEven : Matte.thinContactEven)
+            let alone = isFront ? blendDistance(c, fronts, frontCount, nearest: pureFront) : ratio * ratio * pureBack
             trust = alone / (alone + Matte.misfitWeight * best.misfit + Matte.separation)
         }
         let agreement = min(max(2 * (isFront ? best.alpha : 1 - best.alpha), 0), 1)
@@ -321,7 +349,7 @@ private struct Scan: @unchecked Sendable {
         let f = fronts[best.front]
         let b = backs[best.back]
         let back = SIMD3(b.x, b.y, b.z)
-        let delta = SIMD3(f.x, f.y, f.z) - back
+        let delta = stretch * (SIMD3(f.x, f.y, f.z) - back)
         // What the two colours leave unexplained is shared between the sides in proportion, so a
         // whole pixel of either side keeps its own colour.
         let beta = 1 - alpha
