@@ -344,7 +344,8 @@ package enum DisparityUpsampler {
                         model.far = far
                         model.axis = distance > 0 ? d / distance : .zero
                         model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
-                        isStep.p[cell] = MapPlaneFit.residual3(values.p, width: w, rows: rows, centre: i + k) > 0.25 * range[k]
+                        isStep.p[cell] =
+                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
                     }
                     o.p[cell] = model
                 }
