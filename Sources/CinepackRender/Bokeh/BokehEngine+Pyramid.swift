@@ -211,7 +211,6 @@ extension BokehEngine {
 
     /// Level 3 and coarser (level 2 is built with level 1).
     func buildLevel(_ level: BokehLevel, from fine: BokehLevel) {
-        guard level.level > 2 else { return }
         let h = level.height
         let area = self.area
         let zoned = aperture.zones != nil

@@ -104,7 +104,7 @@ final class BokehEngine: @unchecked Sendable {
             clock.lap("reset")
             buildFirstLevel()
             clock.lap("levels 1–2")
-            for l in 1..<levels.count { buildLevel(levels[l], from: levels[l - 1]) }
+            for l in levels.indices.dropFirst(2) { buildLevel(levels[l], from: levels[l - 1]) }
             for level in levels { level.replicateEdges(threads: threads) }
             clock.lap("levels 3+")
             for level in levels { gather(level) }
