@@ -108,7 +108,7 @@ struct RowReach {
     let y: Int
     let height: Int
 
-    @inline(__always) subscript(_ dy: Int) -> Float { p[min(max(y + dy, 0), height - 1) * stride] }
+    @inline(__always) subscript(_ dy: Int) -> Float { p[min(max(y &+ dy, 0), height &- 1) &* stride] }
 
     /// The table for row `dy` of samples whose radius is the reach there, at most `k`; −1 when
     /// none reaches.
@@ -127,12 +127,15 @@ extension Accum8 {
         a += w * load8(q, .alpha, planeSize: ps)
     }
 
+    // The taps' offsets stay within a level's padding: wrapping arithmetic spares the tap loops
+    // an overflow check per tap.
+
     /// One far tap (`gatherFar`).
     @inline(__always) mutating func addFar(
         _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, rho: SIMD8<Float>,
         inverseArea: SIMD8<Float>, profile coverage: EdgeProfile
     ) {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let q = p + (Int(t.dy) &* stride &+ Int(t.dx))
         let c = load8(q, .radius, planeSize: ps)
         let ia = load8(q, .inverseArea, planeSize: ps)
         let e = vmin(c, rho)
@@ -149,7 +152,7 @@ extension Accum8 {
     @inline(__always) mutating func addNear(
         _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, profile coverage: EdgeProfile
     ) {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let q = p + (Int(t.dy) &* stride &+ Int(t.dx))
         let c = load8(q, .radius, planeSize: ps)
         let ia = load8(q, .inverseArea, planeSize: ps)
         let w: SIMD8<Float>
@@ -166,7 +169,7 @@ extension Accum8 {
         _ p: UnsafeMutablePointer<Float>, planeSize ps: Int, stride: Int, tap t: DiskTaps.Tap, rho: SIMD8<Float>,
         inverseArea: SIMD8<Float>, profile coverage: EdgeProfile
     ) {
-        let q = p + (Int(t.dy) * stride + Int(t.dx))
+        let q = p + (Int(t.dy) &* stride &+ Int(t.dx))
         let w: SIMD8<Float>
         if coverage == .fine {
             let profile = EdgeProfile.fineProfile(rho + t.half)
