@@ -124,11 +124,13 @@ extension BokehEngine {
                             }
                             return at(x0 - 1) | at(x0) | at(x0 + 1)
                         }
-                        var m = SIMD8<UInt32>()
-                        for k in 0..<n {
-                            for x in max(0, x0 + k - 1)...min(w - 1, x0 + k + 1) { m[k] |= row[x] }
+                        // At the frame's edges, lane by lane in scalars (a lane updated in
+                        // place goes through memory, one store-to-load stall per cell).
+                        @inline(__always) func cell(_ x: Int) -> UInt32 { x >= 0 && x < w ? row[x] : 0 }
+                        @inline(__always) func lane(_ k: Int) -> UInt32 {
+                            k < n ? cell(x0 + k - 1) | cell(x0 + k) | cell(x0 + k + 1) : 0
                         }
-                        return m
+                        return SIMD8(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
                     }
                     // Far / fill cells: a pixel of this level below the cell or a neighbour (the
                     // bilinear upsampling reads the neighbours).
