@@ -114,7 +114,9 @@ extension BokehEngine {
 
     /// Eight level-1 cells from 16 × 2 full-resolution pixels, all present. `area` is the
     /// frame's area table and `zoned` whether a cat's eye gives each group its own: fetched once
-    /// per task, as a table fetched per group costs a retain and a release.
+    /// per task, as a table fetched per group costs a retain and a release. The lane helpers it
+    /// calls are `@inline(always)`: with `@inline(__always)` the optimiser, at its size limit
+    /// here, left them calls passing lanes through memory.
     @inline(__always)
     private func buildFirstGroup(
         _ cx0: Int, _ cy: Int, _ o: LevelPointers, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>,
@@ -199,7 +201,7 @@ extension BokehEngine {
 
     /// 1 / area of near samples of radii `c` (cells) from the group of `count` cells of size
     /// `cell` at (x, y): the frame's table `area`, or with a cat's eye (`zoned`) their zone's.
-    @inline(__always) func nearInverseArea(
+    @inline(always) func nearInverseArea(
         _ c: SIMD8<Float>, _ x: Int, _ y: Int, cell: Float, count: Int = 8, area: DiskArea.Table, zoned: Bool
     ) -> SIMD8<Float> {
         guard zoned else { return DiskArea.inverse(c, area) }
@@ -382,7 +384,7 @@ private struct FirstLevelChildren {
     struct Child {
         var r, a, c, mn, mf, red, green, blue: SIMD8<Float>
 
-        @inline(__always) init(_ radius: BlurRadius, _ d: SIMD8<Float>, _ red: SIMD8<Float>, _ green: SIMD8<Float>, _ blue: SIMD8<Float>) {
+        @inline(always) init(_ radius: BlurRadius, _ d: SIMD8<Float>, _ red: SIMD8<Float>, _ green: SIMD8<Float>, _ blue: SIMD8<Float>) {
             r = radius.signed(d)
             a = vabs(r)
             c = vmax(a, SIMD8(repeating: 0.5))
@@ -395,19 +397,19 @@ private struct FirstLevelChildren {
 
         /// The far child's share at its level: none below a pixel's blur, fading out as it gets
         /// much sharper than the blurriest child (1 / its radius in `invMax`).
-        @inline(__always) func farShare(_ invMax: SIMD8<Float>) -> SIMD8<Float> {
+        @inline(always) func farShare(_ invMax: SIMD8<Float>) -> SIMD8<Float> {
             mf * vsaturate(c - 0.5) * vsaturate((c * invMax - 0.3) * 2.5)
         }
 
         /// 1 for a far child with a blur circle over a pixel across: it renders from some level.
-        @inline(__always) var farConsumer: SIMD8<Float> { vpositive(mf) * vpositive(a - 0.5) }
+        @inline(always) var farConsumer: SIMD8<Float> { vpositive(mf) * vpositive(a - 0.5) }
     }
 
     let left: Child
     let right: Child
 
     /// The 16 pixels from index `p` of the picture and its disparity.
-    @inline(__always) init(radius: BlurRadius, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>, at p: Int) {
+    @inline(always) init(radius: BlurRadius, _ pic: UnsafeMutablePointer<Float>, _ disp: UnsafeMutablePointer<Float>, at p: Int) {
         @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
             (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
         }

@@ -8,7 +8,7 @@ extension BokehSchedule {
     /// level from `split(low)`'s to `split(high)`'s, and the next where `high` already blends into
     /// it, lane by lane, because each level's blend starts above the top of the level two below
     /// (`low(ℓ) ≥ top(ℓ − 2)`).
-    @inline(__always) func rangeBits(_ low: SIMD8<Float>, _ high: SIMD8<Float>) -> SIMD8<Float> {
+    @inline(always) func rangeBits(_ low: SIMD8<Float>, _ high: SIMD8<Float>) -> SIMD8<Float> {
         var bits = SIMD8<Float>()
         var value: Float = 1
         for l in 0...levels {
@@ -25,14 +25,14 @@ extension BokehSchedule {
 
     /// `weight(rho, level: l)` per lane: 1 − t over level ℓ's own range, t over the range of the
     /// level below (where weight moves up to ℓ), 0 elsewhere.
-    @inline(__always) func weight(_ rho: SIMD8<Float>, level l: Int) -> SIMD8<Float> {
+    @inline(always) func weight(_ rho: SIMD8<Float>, level l: Int) -> SIMD8<Float> {
         /// Lanes with `split(rho).level == k`, as 1 or 0.
-        @inline(__always) func inLevel(_ k: Int) -> SIMD8<Float> {
+        @inline(always) func inLevel(_ k: Int) -> SIMD8<Float> {
             let above = k == 0 ? SIMD8(repeating: 1) : vpositive(rho - top(k - 1))
             return k == levels ? above : above * (1 - vpositive(rho - top(k)))
         }
         /// `split(rho).t` for lanes in level k.
-        @inline(__always) func rising(_ k: Int) -> SIMD8<Float> {
+        @inline(always) func rising(_ k: Int) -> SIMD8<Float> {
             guard k < levels else { return SIMD8() }
             let start = (1 - Self.blend) * top(k)
             return vsaturate((rho - start) / (Self.blend * top(k)))

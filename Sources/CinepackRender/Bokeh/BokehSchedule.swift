@@ -43,10 +43,10 @@ struct BokehSchedule: Sendable {
     }
 
     /// Top radius of level `l` in full-resolution pixels.
-    func top(_ l: Int) -> Float { l == 0 ? r0 : rt * Float(1 << l) }
+    @inline(always) func top(_ l: Int) -> Float { l == 0 ? r0 : rt * Float(1 << l) }
 
     /// Lowest radius level `l` serves (it starts sharing weight with level `l − 1` there).
-    func low(_ l: Int) -> Float { l == 0 ? Self.passThrough : (1 - Self.blend) * top(l - 1) }
+    @inline(always) func low(_ l: Int) -> Float { l == 0 ? Self.passThrough : (1 - Self.blend) * top(l - 1) }
 
     /// The largest radius rendered; larger ones are clamped to it.
     var maxRadius: Float { top(levels) }
