@@ -12,51 +12,45 @@ extension BokehEngine {
         // Sentinel of an empty minimum (radii never come near it); an empty maximum is −1.
         let none = SIMD8<Float>(repeating: 1e30)
         parallelFor(tilesY, threads: threads) { ty in
-            // Per tile, its lanes kept apart until the end (one reduction per tile, not a lane
-            // loop per group of pixels with blur): minimum and maximum far, then near radius.
-            let lanes = RawBuffer<SIMD8<Float>>(count: 4 * tx, zeroed: false)
-            defer { withExtendedLifetime(lanes) {} }
-            let acc = lanes.base
+            let rows = (ty * Tile.pixels)..<min(H, ty * Tile.pixels + Tile.pixels)
             for t in 0..<tx {
-                acc[4 * t] = none
-                acc[4 * t + 1] = SIMD8(repeating: -1)
-                acc[4 * t + 2] = none
-                acc[4 * t + 3] = SIMD8(repeating: -1)
-            }
-            for y in (ty * Tile.pixels)..<min(H, ty * Tile.pixels + Tile.pixels) {
-                var x = 0
-                while x < W {
-                    let n = min(8, W - x)
-                    var d = SIMD8<Float>(repeating: radius.focus)
-                    if n == 8 {
-                        d = load8(disp.p + y * W + x)
-                    } else {
-                        for k in 0..<n { d[k] = disp.p[y * W + x + k] }
-                    }
-                    let r = radius.signed(d)
-                    // Lanes with blur (|r| > 0.5) or in the near field (r < −0.25).
-                    if anyAbove(r, BokehSchedule.passThrough) || anyBelow(r, -0.25) {
+                // Per tile, its lanes kept apart until the end (one reduction per tile), in
+                // registers: minimum and maximum far, then near radius. Every lane is taken, with
+                // or without blur: a lane that is neither far nor near adds the sentinels, which
+                // leave the extremes as they are (min and max are exact, in any order).
+                var minFar = none
+                var maxFar = SIMD8<Float>(repeating: -1)
+                var minNear = none
+                var maxNear = SIMD8<Float>(repeating: -1)
+                for y in rows {
+                    var x = t * Tile.pixels
+                    while x < min(W, t * Tile.pixels + Tile.pixels) {
+                        let n = min(8, W - x)
+                        var d = SIMD8<Float>(repeating: radius.focus)
+                        if n == 8 {
+                            d = load8(disp.p + y * W + x)
+                        } else {
+                            for k in 0..<n { d[k] = disp.p[y * W + x + k] }
+                        }
+                        let r = radius.signed(d)
                         let a = vabs(r)
-                        // 1 or 0: r > −0.75 with blur (far), r < −0.25 (near).
+                        // 1 or 0: r > −0.75 with blur (|r| > 0.5; far), r < −0.25 (near).
                         let far = vpositive(r + 0.75) * vpositive(a - passThrough)
                         let near = vpositive(-0.25 - r)
-                        let t = acc + 4 * (x / Tile.pixels)
-                        t[0] = vmin(t[0], a + (1 - far) * none)
-                        t[1] = vmax(t[1], a * far + (far - 1))
-                        t[2] = vmin(t[2], a + (1 - near) * none)
-                        t[3] = vmax(t[3], a * near + (near - 1))
+                        minFar = vmin(minFar, a + (1 - far) * none)
+                        maxFar = vmax(maxFar, a * far + (far - 1))
+                        minNear = vmin(minNear, a + (1 - near) * none)
+                        maxNear = vmax(maxNear, a * near + (near - 1))
+                        x += 8
                     }
-                    x += 8
                 }
-            }
-            for t in 0..<tx {
                 var s = stats.p[ty * tx + t]
-                let minFar = -hmax(-acc[4 * t])
-                let minNear = -hmax(-acc[4 * t + 2])
-                if minFar < none[0] { s.minFar = min(s.minFar, minFar) }
-                s.maxFar = max(s.maxFar, hmax(acc[4 * t + 1]))
-                if minNear < none[0] { s.minNear = min(s.minNear, minNear) }
-                s.maxNear = max(s.maxNear, hmax(acc[4 * t + 3]))
+                let lowFar = -hmax(-minFar)
+                let lowNear = -hmax(-minNear)
+                if lowFar < none[0] { s.minFar = min(s.minFar, lowFar) }
+                s.maxFar = max(s.maxFar, hmax(maxFar))
+                if lowNear < none[0] { s.minNear = min(s.minNear, lowNear) }
+                s.maxNear = max(s.maxNear, hmax(maxNear))
                 stats.p[ty * tx + t] = s
             }
         }
