@@ -21,10 +21,18 @@ final class BokehLevel: @unchecked Sendable {
     /// Tiles whose fill planes (far field without exclusion) are needed: within reach of near
     /// pixels. Elsewhere they stay zero.
     let fill: RawBuffer<UInt8>
-    /// Tiles this frame may leave non-zero (the active ones and two tiles around, more for shapes
-    /// whose taps reach farther): what `clearStale` looks at when the level is used for another
-    /// frame.
+    /// Per tile, what this frame may leave non-zero there (`Written` bits): what `clearStale`
+    /// looks at when the level is used for another frame.
     let dirty: RawBuffer<UInt8>
+
+    /// What a frame writes in a tile: the planes and mask (an active tile), the fill planes (an
+    /// active tile that needs them, or one at the level's right or bottom edge, built cell by
+    /// cell), the gather results (a tile the gathers visit).
+    enum Written {
+        static let built: UInt8 = 1
+        static let filled: UInt8 = 2
+        static let gathered: UInt8 = 4
+    }
     /// The far, fill and near gathers' results (`GatherPlane`).
     let results: Planes<GatherPlane>
     /// Bilinear upsampling to full resolution: per picture column, the left cell and weight.
@@ -74,29 +82,33 @@ final class BokehLevel: @unchecked Sendable {
         return false
     }
 
-    /// Zeroes what the last frame left non-zero (its dirty tiles) and this frame will not write
-    /// over, after classification has set `active` and `fill`: the pyramid writes every plane
-    /// and mask cell of an active tile (the fill planes only on fill tiles) and the gathers every
-    /// result cell of a touched tile, so only the rest is cleared. Then marks this frame's dirty
-    /// tiles.
+    /// Zeroes what the last frame left non-zero (`dirty`) and this frame will not write over,
+    /// after classification has set `active` and `fill`: the pyramid writes every plane and mask
+    /// cell of an active tile (the fill planes only on fill tiles) and the gathers every result
+    /// cell of a touched tile, so only the rest of what was written is cleared. Then records what
+    /// this frame writes.
     func clearStale(threads: Int?) {
         let tw = tilesX
         let dirty = Shared(self.dirty.base)
         let fillPlanes = LevelPlane.fillRed.rawValue...LevelPlane.fillAlpha.rawValue
         parallelFor(tilesY, threads: threads) { ty in
             for tx in 0..<tw where dirty.p[ty * tw + tx] != 0 {
+                let was = dirty.p[ty * tw + tx]
                 let built = self.active[ty * tw + tx] != 0
                 let filled = built && self.fill[ty * tw + tx] != 0
                 let gathered = self.touched(tx, ty)
-                if filled && gathered { continue }
+                let clearPlanes = was & Written.built != 0 && !built
+                let clearFill = was & Written.filled != 0 && !filled
+                let clearResults = was & Written.gathered != 0 && !gathered
+                if !clearPlanes && !clearFill && !clearResults { continue }
                 let x0 = tx * Tile.cells
                 let n = min(self.width, x0 + Tile.cells) - x0
                 for y in (ty * Tile.cells)..<min(self.height, ty * Tile.cells + Tile.cells) {
-                    for plane in LevelPlane.allCases where fillPlanes.contains(plane.rawValue) ? !filled : !built {
+                    for plane in LevelPlane.allCases where fillPlanes.contains(plane.rawValue) ? clearFill : clearPlanes {
                         (self.planes.origin(plane) + self.planes.index(x0, y)).update(repeating: 0, count: n)
                     }
-                    if !built { (self.mask.base + y * self.width + x0).update(repeating: 0, count: n) }
-                    if !gathered {
+                    if clearPlanes { (self.mask.base + y * self.width + x0).update(repeating: 0, count: n) }
+                    if clearResults {
                         for plane in GatherPlane.allCases {
                             (self.results.origin(plane) + self.results.index(x0, y)).update(repeating: 0, count: n)
                         }
@@ -104,7 +116,6 @@ final class BokehLevel: @unchecked Sendable {
                 }
             }
         }
-        self.dirty.zero()
         markDirty()
     }
 
@@ -131,14 +142,18 @@ final class BokehLevel: @unchecked Sendable {
         }
     }
 
-    /// Marks the active tiles and two tiles around them dirty.
+    /// Records what this frame writes in each tile (`Written`).
     func markDirty() {
-        // The gathers write up to their tap reach (in tiles) around active tiles.
-        let margin = max(2, gatherSpan)
+        dirty.zero()
+        let span = gatherSpan
         for ty in 0..<tilesY {
             for tx in 0..<tilesX where active[ty * tilesX + tx] != 0 {
-                for y in max(0, ty - margin)...min(tilesY - 1, ty + margin) {
-                    for x in max(0, tx - margin)...min(tilesX - 1, tx + margin) { dirty[y * tilesX + x] = 1 }
+                // The fill planes of an edge tile too: level 1 builds those cell by cell, fill
+                // tile or not.
+                let edge = tx == tilesX - 1 || ty == tilesY - 1
+                dirty[ty * tilesX + tx] |= Written.built | (fill[ty * tilesX + tx] != 0 || edge ? Written.filled : 0)
+                for y in max(0, ty - span)...min(tilesY - 1, ty + span) {
+                    for x in max(0, tx - span)...min(tilesX - 1, tx + span) { dirty[y * tilesX + x] |= Written.gathered }
                 }
             }
         }
