@@ -115,7 +115,7 @@ extension BokehEngine {
                     }
                     /// Mask row `y` of the tile's cells dilated by one cell horizontally; a cell's
                     /// 3 × 3 neighbourhood is three of them.
-                    @inline(__always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
+                    @inline(always) func dilatedRow(_ y: Int) -> SIMD8<UInt32> {
                         guard y >= 0, y < h else { return SIMD8() }
                         let row = mask.p + y * w
                         if x0 >= 1 && x0 + 9 <= w {
@@ -124,13 +124,7 @@ extension BokehEngine {
                             }
                             return at(x0 - 1) | at(x0) | at(x0 + 1)
                         }
-                        // At the frame's edges, lane by lane in scalars (a lane updated in
-                        // place goes through memory, one store-to-load stall per cell).
-                        @inline(__always) func cell(_ x: Int) -> UInt32 { x >= 0 && x < w ? row[x] : 0 }
-                        @inline(__always) func lane(_ k: Int) -> UInt32 {
-                            k < n ? cell(x0 + k - 1) | cell(x0 + k) | cell(x0 + k + 1) : 0
-                        }
-                        return SIMD8(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
+                        return edgeDilated(row, x0, count: n, width: w)
                     }
                     // Far / fill cells: a pixel of this level below the cell or a neighbour (the
                     // bilinear upsampling reads the neighbours).
@@ -206,7 +200,15 @@ extension BokehEngine {
                     if reach > 0 {
                         let rows = Int((aperture.extent * (reach + 0.5)).rounded(.up))
                         let near = reaching(.near, tx, y)
-                        for dy in -rows...rows { rowReach = max(rowReach, near[dy]) }
+                        // Two chains, half as long (the largest of the rows, in any order).
+                        var other: Float = 0
+                        var dy = -rows
+                        while dy < rows {
+                            rowReach = max(rowReach, near[dy])
+                            other = max(other, near[dy + 1])
+                            dy += 2
+                        }
+                        rowReach = max(max(rowReach, near[rows]), other)
                     }
                     if rowReach > 0 {
                         let acc: Accum8
@@ -230,4 +232,15 @@ extension BokehEngine {
             for tx in 0..<tw where nearFound[tx] != 0 { nearTiles.p[ty * tw + tx] = 1 }
         }
     }
+}
+
+/// Row `row` of a level's consumer mask dilated by one cell horizontally, for the `count` cells
+/// from `x0` at the left or right edge of a level `width` cells wide (cells past it are empty):
+/// lane by lane in scalars (a lane updated in place goes through memory, one store-to-load stall
+/// per cell), and out of line, so the gathers' loop keeps the common case inlined.
+@inline(never)
+private func edgeDilated(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, count n: Int, width w: Int) -> SIMD8<UInt32> {
+    @inline(__always) func cell(_ x: Int) -> UInt32 { x >= 0 && x < w ? row[x] : 0 }
+    @inline(__always) func lane(_ k: Int) -> UInt32 { k < n ? cell(x0 + k - 1) | cell(x0 + k) | cell(x0 + k + 1) : 0 }
+    return SIMD8(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
 }
