@@ -23,7 +23,9 @@ extension BokehEngine {
         let own = RawBuffer<Float>(count: SampleReach.count * h * tw)
         let around = RawBuffer<Float>(count: SampleReach.count * h * tw, zeroed: false)
         let tileMax = RawBuffer<Float>(count: tw * th)
-        defer { withExtendedLifetime((own, around, tileMax)) {} }
+        let nearTables = RawBuffer<Int32>(count: h * tw, zeroed: false)
+        defer { withExtendedLifetime((own, around, tileMax, nearTables)) {} }
+        let nearTablesShared = Shared(nearTables.base)
         let ownShared = Shared(own.base)
         let aroundShared = Shared(around.base)
         let tileMaxShared = Shared(tileMax.base)
@@ -55,6 +57,11 @@ extension BokehEngine {
                     }
                 }
                 for tx in 0..<tw { tileMaxShared.p[ty * tw + tx] = max(tileMaxShared.p[ty * tw + tx], near[tx]) }
+                let nearAround = aroundShared.p + (SampleReach.near.rawValue * h + y) * tw
+                for tx in 0..<tw {
+                    let c = nearAround[tx]
+                    nearTablesShared.p[y * tw + tx] = c > 0 ? Int32(TapRows.table(c + 0.5)) : -1
+                }
             }
         }
         /// The reach of `field` around tile column `tx` from row `y`.
@@ -214,8 +221,9 @@ extension BokehEngine {
                         let acc: Accum8
                         if let tapRows {
                             let k = TapRows.table(min(rowReach + 0.5, tapLimit))
-                            acc = gatherNear(
-                                o.nearR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: reaching(.near, tx, y))
+                            var reach = reaching(.near, tx, y)
+                            reach.tables = UnsafePointer(nearTablesShared.p + tx)
+                            acc = gatherNear(o.nearR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: reach)
                         } else {
                             let zone = self.zone(x0, y, cell: cell, count: n)
                             acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {

@@ -107,12 +107,21 @@ struct RowReach {
     let stride: Int
     let y: Int
     let height: Int
+    /// Where given, each row's `TapRows.table(reach + 0.5)` (−1 where none reaches), laid out
+    /// as `p`: worked out once per row rather than by every group whose taps cross it.
+    var tables: UnsafePointer<Int32>? = nil
 
-    @inline(__always) subscript(_ dy: Int) -> Float { p[min(max(y &+ dy, 0), height &- 1) &* stride] }
+    @inline(__always) private func offset(_ dy: Int) -> Int { min(max(y &+ dy, 0), height &- 1) &* stride }
+
+    @inline(__always) subscript(_ dy: Int) -> Float { p[offset(dy)] }
 
     /// The table for row `dy` of samples whose radius is the reach there, at most `k`; −1 when
     /// none reaches.
     @inline(__always) func table(_ dy: Int, within k: Int) -> Int {
+        if let tables {
+            let t = Int(tables[offset(dy)])
+            return t < 0 ? -1 : min(k, t)
+        }
         let c = self[dy]
         return c > 0 ? min(k, TapRows.table(c + 0.5)) : -1
     }
