@@ -47,6 +47,9 @@ extension BokehEngine {
         let blender = LevelBlender(schedule: schedule, levels: levelCount)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
+        let spillBuffer = spills(ty, views)
+        let spills = spillBuffer.base
+        defer { withExtendedLifetime(spillBuffer) {} }
 
         for tx in 0..<tilesX {
             let x0t = tx * Tile.pixels
@@ -59,18 +62,7 @@ extension BokehEngine {
             for y in max(0, ty - 1)...min(tilesY - 1, ty + 1) {
                 for x in max(0, tx - 1)...min(tilesX - 1, tx + 1) where tiles[y * tilesX + x].minNear < nearTop0 { near0 = true }
             }
-            // Coarse levels whose near field reaches this tile.
-            var spill: UInt32 = 0
-            for i in 0..<levelCount {
-                let level = views[i]
-                let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
-                let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
-                let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
-                let c1y = min(level.height - 1, Int(Float(y1t - 1) / level.cell) + 1) / Tile.cells
-                var on = false
-                for y in c0y...c1y { for x in c0x...c1x where level.nearTiles[y * level.tilesX + x] != 0 { on = true } }
-                if on { spill |= 1 << UInt32(i) }
-            }
+            let spill = spills[tx]
             if !stats.hasWork && !near0 && spill == 0 {
                 for y in y0t..<y1t {
                     if let out = target.picture {
@@ -291,6 +283,40 @@ extension BokehEngine {
                 }
             }
         }
+    }
+
+    /// Per tile of tile row `ty`: the coarse levels whose near field reaches it (bit ℓ − 1 for
+    /// level ℓ), from the level's tiles with near samples within a cell of the tile. A level with
+    /// none in the tile row's band costs one pass over its tile row.
+    private func spills(_ ty: Int, _ views: [LevelView]) -> RawBuffer<UInt32> {
+        let spills = RawBuffer<UInt32>(count: tilesX)
+        let y0t = ty * Tile.pixels
+        let y1t = min(height, y0t + Tile.pixels)
+        for (i, level) in views.enumerated() {
+            let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
+            let c1y = min(level.height - 1, Int(Float(y1t - 1) / level.cell) + 1) / Tile.cells
+            // Per level tile column: some tile of the band has near samples.
+            var columns = [Bool](repeating: false, count: level.tilesX)
+            var any = false
+            for y in c0y...c1y {
+                for x in 0..<level.tilesX where level.nearTiles[y * level.tilesX + x] != 0 {
+                    columns[x] = true
+                    any = true
+                }
+            }
+            guard any else { continue }
+            for tx in 0..<tilesX {
+                let x0t = tx * Tile.pixels
+                let x1t = min(width, x0t + Tile.pixels)
+                let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
+                let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
+                for x in c0x...c1x where columns[x] {
+                    spills[tx] |= 1 << UInt32(i)
+                    break
+                }
+            }
+        }
+        return spills
     }
 
     /// The level-0 scratch planes around the tile at (`x0t`, `y0t`), `pad` pixels beyond it on
