@@ -150,10 +150,17 @@ extension BokehEngine {
                 while x0 < x1t {
                     let n = min(8, x1t - x0)
                     let p0 = y * W + x0
-                    let (d, red, green, blue) =
-                        own
-                        ? loadPixels8(ownPicture, ownDisparity, at: (y - y0t) * Tile.pixels + x0 - x0t, count: n, fill: radius.focus)
-                        : loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+                    let d: SIMD8<Float>
+                    let red: SIMD8<Float>
+                    let green: SIMD8<Float>
+                    let blue: SIMD8<Float>
+                    if own {
+                        let o = (y - y0t) * Tile.pixels + x0 - x0t
+                        d = load8(ownDisparity + o)
+                        (red, green, blue) = loadRGB8(ownPicture + 3 * o)
+                    } else {
+                        (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+                    }
                     let r = radius.signed(d)
                     let a = vabs(r)
                     let mn = vsaturate((-r - 0.25) * 2)
@@ -252,7 +259,7 @@ extension BokehEngine {
                         let outG = front.g * scale + through * behindG
                         let outB = front.b * scale + through * behindB
                         if n == 8 {
-                            storeInterleaved(out + (y * W + x0) * 3, outR, outG, outB)
+                            storeRGB8(out + (y * W + x0) * 3, outR, outG, outB)
                         } else {
                             for k in 0..<n {
                                 let p = (y * W + x0 + k) * 3
@@ -369,9 +376,7 @@ extension BokehEngine {
                 if x >= 0 && x + 8 <= W {
                     let k = sx - start
                     d = load8(row + k)
-                    red = strided(row + columns + 3 * k)
-                    green = strided(row + columns + 3 * k + 1)
-                    blue = strided(row + columns + 3 * k + 2)
+                    (red, green, blue) = loadRGB8(row + columns + 3 * k)
                 } else {
                     for k in 0..<8 {
                         let p = y * W + min(max(x + k, 0), W - 1)
