@@ -40,26 +40,16 @@ extension BokehEngine {
         let ownDisparity = ownBuffer.base
         let ownPicture = ownDisparity + Tile.pixels * Tile.pixels
         let levelCount = levels.count
-        // Per coarse level and field (far, fill, near): the upsampled row segment, four SoA
-        // planes (r, g, b, alpha or weight) of one tile width plus SIMD8 slack.
-        let segmentSize = 4 * Tile.pixels + 8
-        let segmentsBuffer = RawBuffer<Float>(count: max(1, levelCount) * 3 * segmentSize)
-        let segments = segmentsBuffer.base
-        // Horizontal rows of the separable upsampling: per (level, field) read in a tile, up to
-        // Tile.pixels / 2 + 2 coarse rows of four SoA channels.
-        let horizontalSize = (Tile.pixels / 2 + 2) * 4 * Tile.pixels
-        let horizontalBuffer = RawBuffer<Float>(count: max(1, levelCount * 3) * horizontalSize + 8)
-        let horizontal = horizontalBuffer.base
-        let entryBuffer = RawBuffer<(Int, Int, Int)>(count: max(1, levelCount * 3), zeroed: false)
-        let entry = entryBuffer.base
-        defer {
-            withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, ownBuffer, segmentsBuffer, horizontalBuffer, entryBuffer)) {}
-        }
+        defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, ownBuffer)) {} }
         let views = levelViews
+        let upsampled = TileUpsampling(views)
         let unclipped = aperture.fine
-        let blender = LevelBlender(schedule: schedule, levels: levelCount, segments: segments, segmentSize: segmentSize)
+        let blender = LevelBlender(schedule: schedule, levels: levelCount)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
+        let spillBuffer = spills(ty, views)
+        let spills = spillBuffer.base
+        defer { withExtendedLifetime(spillBuffer) {} }
 
         for tx in 0..<tilesX {
             let x0t = tx * Tile.pixels
@@ -72,18 +62,7 @@ extension BokehEngine {
             for y in max(0, ty - 1)...min(tilesY - 1, ty + 1) {
                 for x in max(0, tx - 1)...min(tilesX - 1, tx + 1) where tiles[y * tilesX + x].minNear < nearTop0 { near0 = true }
             }
-            // Coarse levels whose near field reaches this tile.
-            var spill: UInt32 = 0
-            for i in 0..<levelCount {
-                let level = views[i]
-                let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
-                let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
-                let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
-                let c1y = min(level.height - 1, Int(Float(y1t - 1) / level.cell) + 1) / Tile.cells
-                var on = false
-                for y in c0y...c1y { for x in c0x...c1x where level.nearTiles[y * level.tilesX + x] != 0 { on = true } }
-                if on { spill |= 1 << UInt32(i) }
-            }
+            let spill = spills[tx]
             if !stats.hasWork && !near0 && spill == 0 {
                 for y in y0t..<y1t {
                     if let out = target.picture {
@@ -125,25 +104,14 @@ extension BokehEngine {
             // Coarse levels each field reads in this tile.
             let farLevels = levelRange(stats.minFar, stats.maxFar)
             let fillLevels = levelRange(max(stats.minNear, 0.5), max(stats.maxNear, 0.5), present: stats.maxNear >= 0)
-            // Horizontal pass of the separable upsampling: every coarse row under the tile,
-            // interpolated to the tile's columns (SoA), for each level and field read here.
-            var entries = 0
+            // The (level, field) slots of the upsampling read here (`TileUpsampling.slot`).
+            var slots: UInt64 = 0
             for i in 0..<levelCount {
-                let level = views[i]
-                let fields =
-                    (farLevels.contains(i + 1) ? 1 : 0) | (fillLevels.contains(i + 1) ? 2 : 0) | (spill & (1 << UInt32(i)) != 0 ? 4 : 0)
-                guard fields != 0 else { continue }
-                let first = BokehLevel.position(y0t, cell: level.cell, count: level.height).0
-                let last = min(level.height - 1, BokehLevel.position(y1t - 1, cell: level.cell, count: level.height).0 + 1)
-                for field in 0..<3 where fields & (1 << field) != 0 {
-                    let rows = horizontal + entries * horizontalSize
-                    for j in first...last {
-                        level.interpolateRow(field, row: j, x0: x0t, count: x1t - x0t, into: rows + (j - first) * 4 * Tile.pixels)
-                    }
-                    entry[entries] = (i, field, first)
-                    entries += 1
-                }
+                if farLevels.contains(i + 1) { slots |= 1 << UInt64(TileUpsampling.slot(i, 0)) }
+                if fillLevels.contains(i + 1) { slots |= 1 << UInt64(TileUpsampling.slot(i, 1)) }
+                if spill & (1 << UInt32(i)) != 0 { slots |= 1 << UInt64(TileUpsampling.slot(i, 2)) }
             }
+            upsampled.begin(x0: x0t, count: x1t - x0t, y0: y0t, slots: slots)
             // A whole tile's pixels are copied first (from memory, not yet in cache, where the
             // scratch did not read them): reads issued together rather than as each row's
             // arithmetic reaches them.
@@ -160,20 +128,7 @@ extension BokehEngine {
                 }
             }
             for y in y0t..<y1t {
-                // Vertical pass: this row of every level and field read here, into the segments.
-                for e in 0..<entries {
-                    let (i, field, first) = entry[e]
-                    let level = views[i]
-                    let (j, fy) = BokehLevel.position(y, cell: level.cell, count: level.height)
-                    let top = horizontal + e * horizontalSize + (j - first) * 4 * Tile.pixels
-                    let bottom = fy > 0 ? top + 4 * Tile.pixels : top
-                    let target = blender.segment(i, field)
-                    let f = SIMD8<Float>(repeating: fy)
-                    for o in Swift.stride(from: 0, to: 4 * Tile.pixels, by: 8) {
-                        let t = load8(top + o)
-                        store8(target + o, t + f * (load8(bottom + o) - t))
-                    }
-                }
+                upsampled.row(y, slots: slots)
                 let sy = y - y0t
                 // Reach of the level-0 near samples in the rows a gather on this row reads (the
                 // same for the row's groups).
@@ -195,10 +150,17 @@ extension BokehEngine {
                 while x0 < x1t {
                     let n = min(8, x1t - x0)
                     let p0 = y * W + x0
-                    let (d, red, green, blue) =
-                        own
-                        ? loadPixels8(ownPicture, ownDisparity, at: (y - y0t) * Tile.pixels + x0 - x0t, count: n, fill: radius.focus)
-                        : loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+                    let d: SIMD8<Float>
+                    let red: SIMD8<Float>
+                    let green: SIMD8<Float>
+                    let blue: SIMD8<Float>
+                    if own {
+                        let o = (y - y0t) * Tile.pixels + x0 - x0t
+                        d = load8(ownDisparity + o)
+                        (red, green, blue) = loadRGB8(ownPicture + 3 * o)
+                    } else {
+                        (d, red, green, blue) = loadPixels8(picture, disparity, at: p0, count: n, fill: radius.focus)
+                    }
                     let r = radius.signed(d)
                     let a = vabs(r)
                     let mn = vsaturate((-r - 0.25) * 2)
@@ -260,7 +222,8 @@ extension BokehEngine {
                         // Far colour: the normalised gathers of the pixel's level(s); blur circles
                         // under a pixel across keep the picture exactly.
                         let v = blender.blend(
-                            farLevels, rho: a, full: far0, gathered: far0Gathered, field: 0, offset: offset, fallback: (red, green, blue))
+                            farLevels, rho: a, full: far0, gathered: far0Gathered, field: 0, offset: offset, upsampled: upsampled,
+                            fallback: (red, green, blue))
                         let keep = 1 - vpositive(a - BokehSchedule.passThrough)
                         behindR = mf * (keep * red + (1 - keep) * v.0)
                         behindG = mf * (keep * green + (1 - keep) * v.1)
@@ -273,18 +236,18 @@ extension BokehEngine {
                     if stats.maxNear >= 0 {
                         let v = blender.blend(
                             fillLevels, rho: rhoFill, full: fill0, gathered: fill0Gathered, field: 1, offset: offset,
-                            fallback: (red, green, blue))
+                            upsampled: upsampled, fallback: (red, green, blue))
                         behindR += mn * v.0
                         behindG += mn * v.1
                         behindB += mn * v.2
                     }
                     if spill != 0 {
                         for i in 0..<levelCount where spill & (1 << UInt32(i)) != 0 {
-                            let q = blender.segment(i, 2) + offset
-                            front.r += load8(q)
-                            front.g += load8(q + Tile.pixels)
-                            front.b += load8(q + 2 * Tile.pixels)
-                            front.a += load8(q + 3 * Tile.pixels)
+                            let (r, g, b, alpha) = upsampled.values(TileUpsampling.slot(i, 2), offset: offset)
+                            front.r += r
+                            front.g += g
+                            front.b += b
+                            front.a += alpha
                         }
                     }
                     // Near over far: premultiplied front, its coverage as alpha (normalised when
@@ -296,7 +259,7 @@ extension BokehEngine {
                         let outG = front.g * scale + through * behindG
                         let outB = front.b * scale + through * behindB
                         if n == 8 {
-                            storeInterleaved(out + (y * W + x0) * 3, outR, outG, outB)
+                            storeRGB8(out + (y * W + x0) * 3, outR, outG, outB)
                         } else {
                             for k in 0..<n {
                                 let p = (y * W + x0 + k) * 3
@@ -327,6 +290,40 @@ extension BokehEngine {
                 }
             }
         }
+    }
+
+    /// Per tile of tile row `ty`: the coarse levels whose near field reaches it (bit ℓ − 1 for
+    /// level ℓ), from the level's tiles with near samples within a cell of the tile. A level with
+    /// none in the tile row's band costs one pass over its tile row.
+    private func spills(_ ty: Int, _ views: [LevelView]) -> RawBuffer<UInt32> {
+        let spills = RawBuffer<UInt32>(count: tilesX)
+        let y0t = ty * Tile.pixels
+        let y1t = min(height, y0t + Tile.pixels)
+        for (i, level) in views.enumerated() {
+            let c0y = max(0, Int(Float(y0t) / level.cell) - 1) / Tile.cells
+            let c1y = min(level.height - 1, Int(Float(y1t - 1) / level.cell) + 1) / Tile.cells
+            // Per level tile column: some tile of the band has near samples.
+            var columns = [Bool](repeating: false, count: level.tilesX)
+            var any = false
+            for y in c0y...c1y {
+                for x in 0..<level.tilesX where level.nearTiles[y * level.tilesX + x] != 0 {
+                    columns[x] = true
+                    any = true
+                }
+            }
+            guard any else { continue }
+            for tx in 0..<tilesX {
+                let x0t = tx * Tile.pixels
+                let x1t = min(width, x0t + Tile.pixels)
+                let c0x = max(0, Int(Float(x0t) / level.cell) - 1) / Tile.cells
+                let c1x = min(level.width - 1, Int(Float(x1t - 1) / level.cell) + 1) / Tile.cells
+                for x in c0x...c1x where columns[x] {
+                    spills[tx] |= 1 << UInt32(i)
+                    break
+                }
+            }
+        }
+        return spills
     }
 
     /// The level-0 scratch planes around the tile at (`x0t`, `y0t`), `pad` pixels beyond it on
@@ -379,9 +376,7 @@ extension BokehEngine {
                 if x >= 0 && x + 8 <= W {
                     let k = sx - start
                     d = load8(row + k)
-                    red = strided(row + columns + 3 * k)
-                    green = strided(row + columns + 3 * k + 1)
-                    blue = strided(row + columns + 3 * k + 2)
+                    (red, green, blue) = loadRGB8(row + columns + 3 * k)
                 } else {
                     for k in 0..<8 {
                         let p = y * W + min(max(x + k, 0), W - 1)

@@ -1,12 +1,20 @@
-/// Σ weight(level) · N / D over a pixel's levels, from the upsampled row segments.
+/// Σ weight(level) · N / D over a pixel's levels, from the tile's upsampled coarse levels.
 struct LevelBlender {
-    let schedule: BokehSchedule
     let levels: Int
-    let segments: UnsafeMutablePointer<Float>
-    let segmentSize: Int
+    /// Per level ℓ ≥ 1 (at 2ℓ − 2 and 2ℓ − 1): where `ramp` starts and its slope, from the
+    /// schedule once rather than per pixel.
+    private let ramps: UnsafeMutablePointer<Float>
+    private let storage: RawBuffer<Float>
 
-    @inline(__always) func segment(_ level: Int, _ field: Int) -> UnsafeMutablePointer<Float> {
-        segments + (level * 3 + field) * segmentSize
+    init(schedule: BokehSchedule, levels: Int) {
+        self.levels = levels
+        storage = RawBuffer<Float>(count: 2 * max(1, levels))
+        ramps = storage.base
+        for l in Swift.stride(from: 1, through: levels, by: 1) {
+            let t = schedule.top(l - 1)
+            ramps[2 * l - 2] = (1 - BokehSchedule.blend) * t
+            ramps[2 * l - 1] = 1 / (BokehSchedule.blend * t)
+        }
     }
 
     /// Share of radius `rho` moved into level ≥ ℓ: 1 for ℓ = 0, a ramp over the top quarter of
@@ -14,55 +22,54 @@ struct LevelBlender {
     @inline(__always) func ramp(_ l: Int, _ rho: SIMD8<Float>) -> SIMD8<Float> {
         if l == 0 { return SIMD8(repeating: 1) }
         if l > levels { return SIMD8() }
-        let t = schedule.top(l - 1)
-        return vsaturate((rho - (1 - BokehSchedule.blend) * t) * (1 / (BokehSchedule.blend * t)))
+        return vsaturate((rho - ramps[2 * l - 2]) * ramps[2 * l - 1])
     }
 
     /// The levels of `range` (and level 0 from `full` when `gathered`: a level with nothing
     /// gathered adds exactly zero, so it is left out), renormalised over those with data; a
     /// level's confidence grows with its gathered weight D (about 1 for a covered disk), so one
     /// that just starts to see data does not take over at once; `fallback` fades in as confidence
-    /// vanishes.
-    @inline(__always) func blend(
+    /// vanishes. A coarse level whose weight is 0 in every lane adds exactly zero too: it is
+    /// neither upsampled nor read.
+    @inline(always) func blend(
         _ range: Range<Int>, rho: SIMD8<Float>, full: Accum8, gathered: Bool, field: Int, offset: Int,
-        fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        upsampled: TileUpsampling, fallback: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
     ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        var sumR = SIMD8<Float>()
-        var sumG = SIMD8<Float>()
-        var sumB = SIMD8<Float>()
-        var total = SIMD8<Float>()
+        var sum = Sum()
         var upper = ramp(1, rho)
-        var weight = 1 - upper
-        var r = full.r
-        var g = full.g
-        var b = full.b
-        var d = full.a
-        var l = range.lowerBound
         // Level 0 first when gathered, then the coarse levels of the range.
-        var present = gathered
-        while true {
-            if present {
-                let confident = weight * vsaturate(d * 20)
-                let k = confident / vmax(d, SIMD8(repeating: 1e-30))
-                sumR += k * r
-                sumG += k * g
-                sumB += k * b
-                total += confident
-            }
-            guard l < range.upperBound else { break }
+        if gathered { sum.add(1 - upper, full.r, full.g, full.b, full.a) }
+        for l in range {
             let next = ramp(l + 1, rho)
-            let q = segment(l - 1, field) + offset
-            weight = upper - next
-            r = load8(q)
-            g = load8(q + Tile.pixels)
-            b = load8(q + 2 * Tile.pixels)
-            d = load8(q + 3 * Tile.pixels)
+            let weight = upper - next
             upper = next
-            l += 1
-            present = true
+            guard anyAbove(weight, 0) else { continue }
+            let (r, g, b, d) = upsampled.values(TileUpsampling.slot(l - 1, field), offset: offset)
+            sum.add(weight, r, g, b, d)
         }
-        let trust = vsaturate(total * 4)
-        let inv = trust / vmax(total, SIMD8(repeating: 1e-30))
-        return (sumR * inv + (1 - trust) * fallback.0, sumG * inv + (1 - trust) * fallback.1, sumB * inv + (1 - trust) * fallback.2)
+        let trust = vsaturate(sum.total * 4)
+        let inv = trust / vmax(sum.total, SIMD8(repeating: 1e-30))
+        return (
+            sum.r * inv + (1 - trust) * fallback.0, sum.g * inv + (1 - trust) * fallback.1, sum.b * inv + (1 - trust) * fallback.2
+        )
+    }
+
+    /// The confidence-weighted sums of `blend`.
+    private struct Sum {
+        var r = SIMD8<Float>()
+        var g = SIMD8<Float>()
+        var b = SIMD8<Float>()
+        var total = SIMD8<Float>()
+
+        @inline(always) mutating func add(
+            _ weight: SIMD8<Float>, _ nr: SIMD8<Float>, _ ng: SIMD8<Float>, _ nb: SIMD8<Float>, _ d: SIMD8<Float>
+        ) {
+            let confident = weight * vsaturate(d * 20)
+            let k = confident / vmax(d, SIMD8(repeating: 1e-30))
+            r += k * nr
+            g += k * ng
+            b += k * nb
+            total += confident
+        }
     }
 }

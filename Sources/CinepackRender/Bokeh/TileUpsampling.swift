@@ -1,0 +1,102 @@
+/// The coarse levels' results under one tile, upsampled to its pixels (separable bilinear), on
+/// demand: per (level, field) slot read in the tile, a coarse row is interpolated to the tile's
+/// columns (the horizontal pass) the first time a pixel reads it, and the vertical pass is done
+/// per group of eight as the blend reads it. Rows and groups that give a level no weight are never
+/// interpolated (most pixels of a tile spanning several levels read one or two of them); the
+/// values read are those a full pass would have made, bit for bit.
+struct TileUpsampling {
+    /// Coarse rows a slot holds: a tile's pixel rows read at most this many at level 1.
+    static let rowsPerSlot = Tile.pixels / 2 + 2
+    /// One interpolated coarse row: four SoA planes (r, g, b, alpha or weight) of a tile's width.
+    static let rowSize = 4 * Tile.pixels
+
+    let levels: Int
+    private let views: UnsafeMutablePointer<LevelView>
+    private let rows: UnsafeMutablePointer<Float>
+    /// Per slot: the first coarse row under the tile, and the current pixel row's upper one
+    /// (relative to `first`).
+    private let first: UnsafeMutablePointer<Int>
+    private let upper: UnsafeMutablePointer<Int>
+    /// Per slot: the current pixel row's vertical weight (0: the upper row alone).
+    private let fraction: UnsafeMutablePointer<Float>
+    /// Per slot: the rows interpolated so far in this tile (bit `row − first`); 0 for a slot the
+    /// tile does not read.
+    private let done: UnsafeMutablePointer<UInt32>
+    /// The tile's first column and width.
+    private let columns: UnsafeMutablePointer<Int>
+    private let storage: (RawBuffer<LevelView>, RawBuffer<Float>, RawBuffer<Int>, RawBuffer<Float>, RawBuffer<UInt32>)
+
+    init(_ levelViews: [LevelView]) {
+        levels = levelViews.count
+        let slots = max(1, 3 * levels)
+        let viewBuffer = RawBuffer<LevelView>(count: max(1, levels), zeroed: false)
+        for (i, view) in levelViews.enumerated() { (viewBuffer.base + i).initialize(to: view) }
+        // SIMD8 slack past the last row: a partial tile's lanes past its columns read it.
+        let rowBuffer = RawBuffer<Float>(count: slots * Self.rowsPerSlot * Self.rowSize + 8)
+        let indexBuffer = RawBuffer<Int>(count: 2 * slots + 2)
+        let fractionBuffer = RawBuffer<Float>(count: slots)
+        let doneBuffer = RawBuffer<UInt32>(count: slots)
+        views = viewBuffer.base
+        rows = rowBuffer.base
+        first = indexBuffer.base
+        upper = indexBuffer.base + slots
+        columns = indexBuffer.base + 2 * slots
+        fraction = fractionBuffer.base
+        done = doneBuffer.base
+        storage = (viewBuffer, rowBuffer, indexBuffer, fractionBuffer, doneBuffer)
+    }
+
+    @inline(__always) static func slot(_ level: Int, _ field: Int) -> Int { level * 3 + field }
+
+    /// Starts the tile at columns `x0 ..< x0 + count` and row `y0`, reading the slots whose bit
+    /// `slot(level, field)` is set in `slots`.
+    @inline(__always) func begin(x0: Int, count: Int, y0: Int, slots: UInt64) {
+        columns[0] = x0
+        columns[1] = count
+        for s in 0..<(3 * levels) {
+            done[s] = 0
+            guard slots & (1 << UInt64(s)) != 0 else { continue }
+            let level = views[s / 3]
+            first[s] = BokehLevel.position(y0, cell: level.cell, count: level.height).0
+        }
+    }
+
+    /// Moves the slots of `slots` to pixel row `y`.
+    @inline(__always) func row(_ y: Int, slots: UInt64) {
+        var remaining = slots
+        while remaining != 0 {
+            let s = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            let level = views[s / 3]
+            let (j, fy) = BokehLevel.position(y, cell: level.cell, count: level.height)
+            upper[s] = j - first[s]
+            fraction[s] = fy
+        }
+    }
+
+    /// Coarse row `k` (relative to the slot's first) of `slot`, interpolated to the tile's columns.
+    @inline(__always) private func horizontal(_ slot: Int, _ k: Int) -> UnsafeMutablePointer<Float> {
+        let p = rows + (slot * Self.rowsPerSlot + k) * Self.rowSize
+        let bit = UInt32(1) << UInt32(k)
+        if done[slot] & bit == 0 {
+            views[slot / 3].interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
+            done[slot] |= bit
+        }
+        return p
+    }
+
+    /// The upsampled r, g, b and alpha (or weight) of `slot` at the current row, for the eight
+    /// pixels from tile column `offset`.
+    @inline(always) func values(_ slot: Int, offset: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let k = upper[slot]
+        let fy = fraction[slot]
+        let top = horizontal(slot, k) + offset
+        let bottom = fy > 0 ? horizontal(slot, k + 1) + offset : top
+        let f = SIMD8<Float>(repeating: fy)
+        @inline(__always) func lerp(_ c: Int) -> SIMD8<Float> {
+            let t = load8(top + c * Tile.pixels)
+            return t + f * (load8(bottom + c * Tile.pixels) - t)
+        }
+        return (lerp(0), lerp(1), lerp(2), lerp(3))
+    }
+}
