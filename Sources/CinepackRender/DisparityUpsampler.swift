@@ -308,15 +308,9 @@ package enum DisparityUpsampler {
                         (farR, farG, farB) = (farR + b * r, farG + b * g, farB + b * bl)
                     }
                 }
-                // The layers' colours lane by lane, divided as `model` divides them.
-                for k in 0..<8 {
-                    var near = SIMD3(nearR[k], nearG[k], nearB[k])
-                    var far = SIMD3(farR[k], farG[k], farB[k])
-                    near /= sumNear[k]
-                    far /= sumFar[k]
-                    (nearR[k], nearG[k], nearB[k]) = (near.x, near.y, near.z)
-                    (farR[k], farG[k], farB[k]) = (far.x, far.y, far.z)
-                }
+                // The layers' colours, divided as `model` divides them (a `SIMD3` divides lane by lane).
+                (nearR, nearG, nearB) = (nearR / sumNear, nearG / sumNear, nearB / sumNear)
+                (farR, farG, farB) = (farR / sumFar, farG / sumFar, farB / sumFar)
                 var (spreadNear, spreadFar) = (SIMD8<Float>(), SIMD8<Float>())
                 n = 0
                 for y in rows {
@@ -332,20 +326,21 @@ package enum DisparityUpsampler {
                         n += 1
                     }
                 }
+                // Each lane finished as `model` finishes, the arithmetic eight lanes wide.
+                let (dR, dG, dB) = (nearR - farR, nearG - farG, nearB - farB)
+                let distance = dR * dR + dG * dG + dB * dB
+                let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
+                let (axisR, axisG, axisB) = (dR / distance, dG / distance, dB / distance)
+                let confidence = (separation - separationFloor) / separationSpan
+                let residual = MapPlaneFit.residual8(values.p, width: w, rows: rows, first: i)
                 for k in 0..<8 {
                     let cell = j * w + i + k
                     var model = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0)
                     if range[k] > least && range[k].isFinite {
-                        let near = SIMD3(nearR[k], nearG[k], nearB[k])
-                        let far = SIMD3(farR[k], farG[k], farB[k])
-                        let d = near - far
-                        let distance = (d * d).sum()
-                        let separation = distance / (spreadNear[k] / sumNear[k] + spreadFar[k] / sumFar[k] + 1e-4)
-                        model.far = far
-                        model.axis = distance > 0 ? d / distance : .zero
-                        model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
-                        isStep.p[cell] =
-                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
+                        model.far = SIMD3(farR[k], farG[k], farB[k])
+                        model.axis = distance[k] > 0 ? SIMD3(axisR[k], axisG[k], axisB[k]) : .zero
+                        model.confidence = min(max(confidence[k], 0), 1)
+                        isStep.p[cell] = residual[k] > 0.25 * range[k]
                     }
                     o.p[cell] = model
                 }
