@@ -422,120 +422,17 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
-    ///
-    /// Both 3 × 3 box sums are separable and done band by band: each band sums its rows (and one
-    /// row either side) horizontally into a small buffer, then vertically, so the large moment
-    /// planes never exist (the work is bound by arithmetic, not memory traffic).
+    /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it
+    /// (`GuidedFit`), each cell weighted by its confidence.
     private static func fit(
         _ p: UnsafeMutablePointer<Float>, _ confidence: [Float], _ guideLow: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
         threads: Int?
     ) -> RawBuffer<SIMD4<Float>> {
         let weightBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
-        let modelBuffer = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
-        defer { withExtendedLifetime((weightBuffer, modelBuffer)) {} }
-        let (weights, models) = (weightBuffer.base, modelBuffer.base)
+        defer { withExtendedLifetime(weightBuffer) {} }
+        let weights = weightBuffer.base
         for k in 0..<(w * h) { weights[k] = confidence[k] + filledWeight }
-        let we = Shared(weights)
-        let gl = Shared(guideLow)
-        let values = Shared(p)
-        // Weighted moments of one cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
-        @Sendable @inline(__always) func moments(_ k: Int) -> SIMD16<Float> {
-            let I = SIMD3(gl.p[k * 3], gl.p[k * 3 + 1], gl.p[k * 3 + 2])
-            let v = values.p[k]
-            return we.p[k]
-                * SIMD16(
-                    1, I.x, I.y, I.z, v, I.x * I.x, I.x * I.y, I.x * I.z, I.y * I.y, I.y * I.z, I.z * I.z, I.x * v, I.y * v, I.z * v, 0, 0)
-        }
-        let m = Shared(models)
-        boxed3(w, h, threads: threads, element: moments) { j, row in
-            for i in 0..<w {
-                let s = row[i]
-                let n = 1 / s[0]
-                let mu = SIMD3(s[1], s[2], s[3]) * n
-                let mp = s[4] * n
-                let cov = SIMD3(s[11], s[12], s[13]) * n - mu * mp
-                let e = epsilon
-                let m00 = s[5] * n - mu.x * mu.x + e
-                let m01 = s[6] * n - mu.x * mu.y
-                let m02 = s[7] * n - mu.x * mu.z
-                let m11 = s[8] * n - mu.y * mu.y + e
-                let m12 = s[9] * n - mu.y * mu.z
-                let m22 = s[10] * n - mu.z * mu.z + e
-                // Inverse of the symmetric 3 × 3 covariance by cofactors.
-                let c00 = m11 * m22 - m12 * m12
-                let c01 = m02 * m12 - m01 * m22
-                let c02 = m01 * m12 - m02 * m11
-                let c11 = m00 * m22 - m02 * m02
-                let c12 = m01 * m02 - m00 * m12
-                let c22 = m00 * m11 - m01 * m01
-                let det = m00 * c00 + m01 * c01 + m02 * c02
-                var a = SIMD3<Float>.zero
-                if det > 1e-12 && det.isFinite {
-                    a =
-                        SIMD3(
-                            c00 * cov.x + c01 * cov.y + c02 * cov.z,
-                            c01 * cov.x + c11 * cov.y + c12 * cov.z,
-                            c02 * cov.x + c12 * cov.y + c22 * cov.z) / det
-                }
-                m.p[j * w + i] = SIMD4(a.x, a.y, a.z, mp - (a * mu).sum())
-            }
-        }
-        // Average the models of the windows covering each cell (weighted like the fit).
-        let out = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
-        let o = Shared(out.base)
-        boxed3(w, h, threads: threads) { k in
-            let a = m.p[k]
-            return we.p[k] * SIMD8(1, a.x, a.y, a.z, a.w, 0, 0, 0)
-        } row: { j, row in
-            for i in 0..<w {
-                let s = row[i]
-                o.p[j * w + i] = SIMD4(s[1], s[2], s[3], s[4]) / s[0]
-            }
-        }
-        return out
-    }
-
-    /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
-    /// `row` one cell row at a time; bands of rows in parallel. Inlined so that each use is
-    /// specialised to its element type and closures (generic, it costs a call per cell and lane).
-    @inline(__always) private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
-        _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
-    ) where V.Scalar == Float {
-        let bandRows = 16
-        parallelFor((h + bandRows - 1) / bandRows, threads: threads) { band in
-            let j0 = band * bandRows
-            let j1 = min(h, j0 + bandRows)
-            let first = max(0, j0 - 1)
-            let last = min(h - 1, j1)
-            // Horizontal sums of rows first ... last, then one vertical sum row.
-            let buffers = (
-                across: RawBuffer<V>(count: (last - first + 1) * w, zeroed: false), sums: RawBuffer<V>(count: w, zeroed: false),
-                cells: RawBuffer<V>(count: w, zeroed: false)
-            )
-            defer { withExtendedLifetime(buffers) {} }
-            let (across, sums, cells) = (buffers.across.base, buffers.sums.base, buffers.cells.base)
-            for j in first...last {
-                for i in 0..<w { cells[i] = element(j * w + i) }
-                let target = across + (j - first) * w
-                for i in 0..<w {
-                    var s = cells[i]
-                    if i > 0 { s += cells[i - 1] }
-                    if i + 1 < w { s += cells[i + 1] }
-                    target[i] = s
-                }
-            }
-            for j in j0..<j1 {
-                let middle = across + (j - first) * w
-                for i in 0..<w {
-                    var s = middle[i]
-                    if j > 0 { s += middle[i - w] }
-                    if j + 1 < h { s += middle[i + w] }
-                    sums[i] = s
-                }
-                row(j, sums)
-            }
-        }
+        return GuidedFit.models(p, weights, guideLow, w, h, epsilon: epsilon, threads: threads)
     }
 
     /// Each picture pixel: the bilinear model applied to its √colour (`colourRow`), clamped to the range of the
