@@ -745,9 +745,8 @@ package enum DisparityUpsampler {
                                     cache?.p[slot] = near
                                 }
                                 slot += 1
-                                // No lane's colour is close: the tap adds nothing (see above). A NaN
-                                // lane counts as not close, as `near > 0` has it.
-                                if !anyAbove(vmax(SIMD8(), near), 0) { continue }
+                                // Not skipped where no lane's colour is close: the tap then adds
+                                // nothing (see above), and the test cost more than it saved.
                                 let depth = load8(d.p + q)
                                 let t = (depth - low) * toT - 1
                                 let weight = vmax(t * t, floor) * wy * tent.p[column] * near * near * near
