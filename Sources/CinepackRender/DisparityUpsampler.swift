@@ -86,7 +86,7 @@ package enum DisparityUpsampler {
     }
 
     /// The picture's √colour (`colourRow`, one plane a channel), its average over the central
-    /// `footprint` of every cell, three floats a cell, and its spread there (the variance summed
+    /// `footprint` of every cell, one plane a channel, and its spread there (the variance summed
     /// over the channels), one float a cell. One pass: each row of cells makes the picture rows it
     /// owns and sums them while they are in cache (rows of its footprint owned by the next row of
     /// cells are made again in a scratch row, with the same values).
@@ -153,9 +153,9 @@ package enum DisparityUpsampler {
                 }
                 let n = Float(rows.count * columns[i].count)
                 s /= n
-                o.p[(j * w + i) * 3] = s.x
-                o.p[(j * w + i) * 3 + 1] = s.y
-                o.p[(j * w + i) * 3 + 2] = s.z
+                o.p[j * w + i] = s.x
+                o.p[w * h + j * w + i] = s.y
+                o.p[2 * w * h + j * w + i] = s.z
                 v.p[j * w + i] = max(0, (q / n - s * s).sum())
             }
         }
@@ -204,6 +204,7 @@ package enum DisparityUpsampler {
         let (o, isStep) = (Shared(out.base), Shared(stepBuffer.base))
         let values = Shared(p)
         let gl = Shared(guideLow)
+        let cells = w * h
         let sp = Shared(spread)
         // Each cell's weight for its uniformity, once (every neighbourhood around it reads it twice).
         let uniformBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
@@ -245,7 +246,7 @@ package enum DisparityUpsampler {
                         let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                         (nearWeights[n], farWeights[n]) = (a, b)
                         n += 1
-                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let c = SIMD3(gl.p[k], gl.p[cells + k], gl.p[2 * cells + k])
                         sumNear += a
                         sumFar += b
                         near += a * c
@@ -260,7 +261,7 @@ package enum DisparityUpsampler {
                 for y in rows {
                     for x in columns {
                         let k = y * w + x
-                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let c = SIMD3(gl.p[k], gl.p[cells + k], gl.p[2 * cells + k])
                         let dn = c - near
                         let df = c - far
                         spreadNear += nearWeights[n] * ((dn * dn).sum() + sp.p[k])
@@ -301,7 +302,7 @@ package enum DisparityUpsampler {
                         let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                         (nearWeights8[n], farWeights8[n]) = (a, b)
                         n += 1
-                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let (r, g, bl) = (load8(gl.p + k), load8(gl.p + cells + k), load8(gl.p + 2 * cells + k))
                         sumNear += a
                         sumFar += b
                         (nearR, nearG, nearB) = (nearR + a * r, nearG + a * g, nearB + a * bl)
@@ -316,7 +317,7 @@ package enum DisparityUpsampler {
                 for y in rows {
                     for dx in -1...1 {
                         let k = y * w + i + dx
-                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let (r, g, bl) = (load8(gl.p + k), load8(gl.p + cells + k), load8(gl.p + 2 * cells + k))
                         let own = load8(sp.p + k)
                         let (nr, ng, nb) = (r - nearR, g - nearG, bl - nearB)
                         let (fr, fg, fb) = (r - farR, g - farG, bl - farB)

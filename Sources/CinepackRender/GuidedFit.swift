@@ -5,8 +5,8 @@
 /// that eight neighbouring cells are summed and solved at once; every lane does the same operations
 /// in the same order as one cell at a time would.
 enum GuidedFit {
-    /// The averaged models, one `SIMD4` (a.r, a.g, a.b, b) a cell. `guide` is the cell's √colour,
-    /// three floats a cell; `weights` the fit's weight of each cell.
+    /// The averaged models, one `SIMD4` (a.r, a.g, a.b, b) a cell. `guide` is the cells' √colour,
+    /// one plane a channel; `weights` the fit's weight of each cell.
     static func models(
         _ values: UnsafeMutablePointer<Float>, _ weights: UnsafeMutablePointer<Float>, _ guide: UnsafeMutablePointer<Float>,
         _ w: Int, _ h: Int, epsilon: Float, threads: Int?
@@ -16,17 +16,18 @@ enum GuidedFit {
         let modelBuffer = RawBuffer<Float>(count: 4 * h * stride)
         defer { withExtendedLifetime(modelBuffer) {} }
         let (we, gl, map, m) = (Shared(weights), Shared(guide), Shared(values), Shared(modelBuffer.base))
+        let cells = w * h
         boxed3(w, h, stride, planes: 14, threads: threads) { j, out in
             // Weighted moments of a cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
             forEachGroup(w) { i, n in
                 var (r, g, b, v, weight) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
                 let k0 = j * w + i
                 if n == 8 {
-                    (r, g, b) = (strided(gl.p + 3 * k0), strided(gl.p + 3 * k0 + 1), strided(gl.p + 3 * k0 + 2))
+                    (r, g, b) = (load8(gl.p + k0), load8(gl.p + cells + k0), load8(gl.p + 2 * cells + k0))
                     (v, weight) = (load8(map.p + k0), load8(we.p + k0))
                 } else {
                     for k in 0..<n {
-                        (r[k], g[k], b[k]) = (gl.p[3 * (k0 + k)], gl.p[3 * (k0 + k) + 1], gl.p[3 * (k0 + k) + 2])
+                        (r[k], g[k], b[k]) = (gl.p[k0 + k], gl.p[cells + k0 + k], gl.p[2 * cells + k0 + k])
                         (v[k], weight[k]) = (map.p[k0 + k], we.p[k0 + k])
                     }
                 }
