@@ -86,7 +86,7 @@ package enum DisparityUpsampler {
     }
 
     /// The picture's √colour (`colourRow`, one plane a channel), its average over the central
-    /// `footprint` of every cell, three floats a cell, and its spread there (the variance summed
+    /// `footprint` of every cell, one plane a channel, and its spread there (the variance summed
     /// over the channels), one float a cell. One pass: each row of cells makes the picture rows it
     /// owns and sums them while they are in cache (rows of its footprint owned by the next row of
     /// cells are made again in a scratch row, with the same values).
@@ -110,6 +110,8 @@ package enum DisparityUpsampler {
         let source = Shared(UnsafeMutablePointer(mutating: g))
         // Column spans are the same for every row of cells.
         let columns = (0..<w).map { span($0, w, W) }
+        // The spans' common width when they tile the row (a whole number of pixels a cell).
+        let width: Int? = columns.enumerated().allSatisfy { $0.element == $0.offset * (W / w)..<($0.offset + 1) * (W / w) } ? W / w : nil
         parallelFor(h, threads: threads) { j in
             let rows = span(j, h, H)
             // Every picture row is made into the planes by exactly one row of cells.
@@ -144,7 +146,35 @@ package enum DisparityUpsampler {
                     }
                 }
             }
-            for i in 0..<w {
+            var first = 0
+            if let c = width {
+                // Eight cells at once, the same operations in the same order per lane as below
+                // (`SIMD3` divides and multiplies lane by lane; `sum()` adds x, y, z in that order).
+                let n = Float(rows.count * c)
+                while first + 8 <= w {
+                    var (sR, sG, sB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    var (qR, qG, qB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+                    for t in 0..<c {
+                        /// Column `t` of each of the eight cells.
+                        @inline(__always) func column(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+                            var r = SIMD8<Float>()
+                            for k in 0..<8 { r[k] = p[(first + k) * c + t] }
+                            return r
+                        }
+                        (sR, sG, sB) = (sR + column(sums), sG + column(sums + W), sB + column(sums + 2 * W))
+                        (qR, qG, qB) = (qR + column(squares), qG + column(squares + W), qB + column(squares + 2 * W))
+                    }
+                    (sR, sG, sB) = (sR / n, sG / n, sB / n)
+                    let cell = j * w + first
+                    store8(o.p + cell, sR)
+                    store8(o.p + w * h + cell, sG)
+                    store8(o.p + 2 * w * h + cell, sB)
+                    let variance = (qR / n - sR * sR) + (qG / n - sG * sG) + (qB / n - sB * sB)
+                    for k in 0..<8 { v.p[cell + k] = max(0, variance[k]) }
+                    first += 8
+                }
+            }
+            for i in first..<w {
                 var s = SIMD3<Float>.zero
                 var q = SIMD3<Float>.zero
                 for x in columns[i] {
@@ -153,9 +183,9 @@ package enum DisparityUpsampler {
                 }
                 let n = Float(rows.count * columns[i].count)
                 s /= n
-                o.p[(j * w + i) * 3] = s.x
-                o.p[(j * w + i) * 3 + 1] = s.y
-                o.p[(j * w + i) * 3 + 2] = s.z
+                o.p[j * w + i] = s.x
+                o.p[w * h + j * w + i] = s.y
+                o.p[2 * w * h + j * w + i] = s.z
                 v.p[j * w + i] = max(0, (q / n - s * s).sum())
             }
         }
@@ -204,6 +234,7 @@ package enum DisparityUpsampler {
         let (o, isStep) = (Shared(out.base), Shared(stepBuffer.base))
         let values = Shared(p)
         let gl = Shared(guideLow)
+        let cells = w * h
         let sp = Shared(spread)
         // Each cell's weight for its uniformity, once (every neighbourhood around it reads it twice).
         let uniformBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
@@ -245,7 +276,7 @@ package enum DisparityUpsampler {
                         let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                         (nearWeights[n], farWeights[n]) = (a, b)
                         n += 1
-                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let c = SIMD3(gl.p[k], gl.p[cells + k], gl.p[2 * cells + k])
                         sumNear += a
                         sumFar += b
                         near += a * c
@@ -260,7 +291,7 @@ package enum DisparityUpsampler {
                 for y in rows {
                     for x in columns {
                         let k = y * w + x
-                        let c = SIMD3(gl.p[3 * k], gl.p[3 * k + 1], gl.p[3 * k + 2])
+                        let c = SIMD3(gl.p[k], gl.p[cells + k], gl.p[2 * cells + k])
                         let dn = c - near
                         let df = c - far
                         spreadNear += nearWeights[n] * ((dn * dn).sum() + sp.p[k])
@@ -301,28 +332,22 @@ package enum DisparityUpsampler {
                         let b = (1 - t) * (1 - t) * (1 - t) * (1 - t) * uniform
                         (nearWeights8[n], farWeights8[n]) = (a, b)
                         n += 1
-                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let (r, g, bl) = (load8(gl.p + k), load8(gl.p + cells + k), load8(gl.p + 2 * cells + k))
                         sumNear += a
                         sumFar += b
                         (nearR, nearG, nearB) = (nearR + a * r, nearG + a * g, nearB + a * bl)
                         (farR, farG, farB) = (farR + b * r, farG + b * g, farB + b * bl)
                     }
                 }
-                // The layers' colours lane by lane, divided as `model` divides them.
-                for k in 0..<8 {
-                    var near = SIMD3(nearR[k], nearG[k], nearB[k])
-                    var far = SIMD3(farR[k], farG[k], farB[k])
-                    near /= sumNear[k]
-                    far /= sumFar[k]
-                    (nearR[k], nearG[k], nearB[k]) = (near.x, near.y, near.z)
-                    (farR[k], farG[k], farB[k]) = (far.x, far.y, far.z)
-                }
+                // The layers' colours, divided as `model` divides them (a `SIMD3` divides lane by lane).
+                (nearR, nearG, nearB) = (nearR / sumNear, nearG / sumNear, nearB / sumNear)
+                (farR, farG, farB) = (farR / sumFar, farG / sumFar, farB / sumFar)
                 var (spreadNear, spreadFar) = (SIMD8<Float>(), SIMD8<Float>())
                 n = 0
                 for y in rows {
                     for dx in -1...1 {
                         let k = y * w + i + dx
-                        let (r, g, bl) = (strided(gl.p + 3 * k), strided(gl.p + 3 * k + 1), strided(gl.p + 3 * k + 2))
+                        let (r, g, bl) = (load8(gl.p + k), load8(gl.p + cells + k), load8(gl.p + 2 * cells + k))
                         let own = load8(sp.p + k)
                         let (nr, ng, nb) = (r - nearR, g - nearG, bl - nearB)
                         let (fr, fg, fb) = (r - farR, g - farG, bl - farB)
@@ -332,20 +357,21 @@ package enum DisparityUpsampler {
                         n += 1
                     }
                 }
+                // Each lane finished as `model` finishes, the arithmetic eight lanes wide.
+                let (dR, dG, dB) = (nearR - farR, nearG - farG, nearB - farB)
+                let distance = dR * dR + dG * dG + dB * dB
+                let separation = distance / (spreadNear / sumNear + spreadFar / sumFar + 1e-4)
+                let (axisR, axisG, axisB) = (dR / distance, dG / distance, dB / distance)
+                let confidence = (separation - separationFloor) / separationSpan
+                let residual = MapPlaneFit.residual8(values.p, width: w, rows: rows, first: i)
                 for k in 0..<8 {
                     let cell = j * w + i + k
                     var model = LayerModel(far: .zero, axis: .zero, low: low[k], high: high[k], confidence: 0)
                     if range[k] > least && range[k].isFinite {
-                        let near = SIMD3(nearR[k], nearG[k], nearB[k])
-                        let far = SIMD3(farR[k], farG[k], farB[k])
-                        let d = near - far
-                        let distance = (d * d).sum()
-                        let separation = distance / (spreadNear[k] / sumNear[k] + spreadFar[k] / sumFar[k] + 1e-4)
-                        model.far = far
-                        model.axis = distance > 0 ? d / distance : .zero
-                        model.confidence = min(max((separation - separationFloor) / separationSpan, 0), 1)
-                        isStep.p[cell] =
-                            MapPlaneFit.residual(values.p, width: w, rows: rows, columns: (i + k - 1)...(i + k + 1)) > 0.25 * range[k]
+                        model.far = SIMD3(farR[k], farG[k], farB[k])
+                        model.axis = distance[k] > 0 ? SIMD3(axisR[k], axisG[k], axisB[k]) : .zero
+                        model.confidence = min(max(confidence[k], 0), 1)
+                        isStep.p[cell] = residual[k] > 0.25 * range[k]
                     }
                     o.p[cell] = model
                 }
@@ -414,9 +440,10 @@ package enum DisparityUpsampler {
         let (gr, b) = (r + stride, r + 2 * stride)
         var x = 0
         while x + 8 <= W {
-            store8(r + x, vsqrt(vmax(strided(row + 3 * x), SIMD8())))
-            store8(gr + x, vsqrt(vmax(strided(row + 3 * x + 1), SIMD8())))
-            store8(b + x, vsqrt(vmax(strided(row + 3 * x + 2), SIMD8())))
+            let (red, green, blue) = deinterleaved(row + 3 * x)
+            store8(r + x, vsqrt(vmax(red, SIMD8())))
+            store8(gr + x, vsqrt(vmax(green, SIMD8())))
+            store8(b + x, vsqrt(vmax(blue, SIMD8())))
             x += 8
         }
         while x < W {
@@ -427,120 +454,31 @@ package enum DisparityUpsampler {
         }
     }
 
-    /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it.
-    ///
-    /// Both 3 × 3 box sums are separable and done band by band: each band sums its rows (and one
-    /// row either side) horizontally into a small buffer, then vertically, so the large moment
-    /// planes never exist (the work is bound by arithmetic, not memory traffic).
+    /// Eight interleaved RGB pixels as three planes' lanes (as `strided` of each channel), from three
+    /// whole-vector loads: the optimiser shuffles them instead of inserting 24 floats one by one.
+    @inline(__always) private static func deinterleaved(_ p: UnsafePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let raw = UnsafeRawPointer(p)
+        let (a, b, c) = (
+            raw.loadUnaligned(as: SIMD8<Float>.self), raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self),
+            raw.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+        )
+        return (
+            SIMD8(a[0], a[3], a[6], b[1], b[4], b[7], c[2], c[5]), SIMD8(a[1], a[4], a[7], b[2], b[5], c[0], c[3], c[6]),
+            SIMD8(a[2], a[5], b[0], b[3], b[6], c[1], c[4], c[7])
+        )
+    }
+
+    /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it
+    /// (`GuidedFit`), each cell weighted by its confidence.
     private static func fit(
         _ p: UnsafeMutablePointer<Float>, _ confidence: [Float], _ guideLow: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
         threads: Int?
     ) -> RawBuffer<SIMD4<Float>> {
         let weightBuffer = RawBuffer<Float>(count: w * h, zeroed: false)
-        let modelBuffer = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
-        defer { withExtendedLifetime((weightBuffer, modelBuffer)) {} }
-        let (weights, models) = (weightBuffer.base, modelBuffer.base)
+        defer { withExtendedLifetime(weightBuffer) {} }
+        let weights = weightBuffer.base
         for k in 0..<(w * h) { weights[k] = confidence[k] + filledWeight }
-        let we = Shared(weights)
-        let gl = Shared(guideLow)
-        let values = Shared(p)
-        // Weighted moments of one cell: ω, ωI (3), ωp, ωIIᵀ (6), ωIp (3).
-        @Sendable @inline(__always) func moments(_ k: Int) -> SIMD16<Float> {
-            let I = SIMD3(gl.p[k * 3], gl.p[k * 3 + 1], gl.p[k * 3 + 2])
-            let v = values.p[k]
-            return we.p[k]
-                * SIMD16(
-                    1, I.x, I.y, I.z, v, I.x * I.x, I.x * I.y, I.x * I.z, I.y * I.y, I.y * I.z, I.z * I.z, I.x * v, I.y * v, I.z * v, 0, 0)
-        }
-        let m = Shared(models)
-        boxed3(w, h, threads: threads, element: moments) { j, row in
-            for i in 0..<w {
-                let s = row[i]
-                let n = 1 / s[0]
-                let mu = SIMD3(s[1], s[2], s[3]) * n
-                let mp = s[4] * n
-                let cov = SIMD3(s[11], s[12], s[13]) * n - mu * mp
-                let e = epsilon
-                let m00 = s[5] * n - mu.x * mu.x + e
-                let m01 = s[6] * n - mu.x * mu.y
-                let m02 = s[7] * n - mu.x * mu.z
-                let m11 = s[8] * n - mu.y * mu.y + e
-                let m12 = s[9] * n - mu.y * mu.z
-                let m22 = s[10] * n - mu.z * mu.z + e
-                // Inverse of the symmetric 3 × 3 covariance by cofactors.
-                let c00 = m11 * m22 - m12 * m12
-                let c01 = m02 * m12 - m01 * m22
-                let c02 = m01 * m12 - m02 * m11
-                let c11 = m00 * m22 - m02 * m02
-                let c12 = m01 * m02 - m00 * m12
-                let c22 = m00 * m11 - m01 * m01
-                let det = m00 * c00 + m01 * c01 + m02 * c02
-                var a = SIMD3<Float>.zero
-                if det > 1e-12 && det.isFinite {
-                    a =
-                        SIMD3(
-                            c00 * cov.x + c01 * cov.y + c02 * cov.z,
-                            c01 * cov.x + c11 * cov.y + c12 * cov.z,
-                            c02 * cov.x + c12 * cov.y + c22 * cov.z) / det
-                }
-                m.p[j * w + i] = SIMD4(a.x, a.y, a.z, mp - (a * mu).sum())
-            }
-        }
-        // Average the models of the windows covering each cell (weighted like the fit).
-        let out = RawBuffer<SIMD4<Float>>(count: w * h, zeroed: false)
-        let o = Shared(out.base)
-        boxed3(w, h, threads: threads) { k in
-            let a = m.p[k]
-            return we.p[k] * SIMD8(1, a.x, a.y, a.z, a.w, 0, 0, 0)
-        } row: { j, row in
-            for i in 0..<w {
-                let s = row[i]
-                o.p[j * w + i] = SIMD4(s[1], s[2], s[3], s[4]) / s[0]
-            }
-        }
-        return out
-    }
-
-    /// Sums of `element` over every cell's 3 × 3 neighbourhood (clipped at the edges), handed to
-    /// `row` one cell row at a time; bands of rows in parallel. Inlined so that each use is
-    /// specialised to its element type and closures (generic, it costs a call per cell and lane).
-    @inline(__always) private static func boxed3<V: SIMD & SendableMetatype & BitwiseCopyable>(
-        _ w: Int, _ h: Int, threads: Int?, element: @Sendable (Int) -> V, row: @Sendable (Int, UnsafeMutablePointer<V>) -> Void
-    ) where V.Scalar == Float {
-        let bandRows = 16
-        parallelFor((h + bandRows - 1) / bandRows, threads: threads) { band in
-            let j0 = band * bandRows
-            let j1 = min(h, j0 + bandRows)
-            let first = max(0, j0 - 1)
-            let last = min(h - 1, j1)
-            // Horizontal sums of rows first ... last, then one vertical sum row.
-            let buffers = (
-                across: RawBuffer<V>(count: (last - first + 1) * w, zeroed: false), sums: RawBuffer<V>(count: w, zeroed: false),
-                cells: RawBuffer<V>(count: w, zeroed: false)
-            )
-            defer { withExtendedLifetime(buffers) {} }
-            let (across, sums, cells) = (buffers.across.base, buffers.sums.base, buffers.cells.base)
-            for j in first...last {
-                for i in 0..<w { cells[i] = element(j * w + i) }
-                let target = across + (j - first) * w
-                for i in 0..<w {
-                    var s = cells[i]
-                    if i > 0 { s += cells[i - 1] }
-                    if i + 1 < w { s += cells[i + 1] }
-                    target[i] = s
-                }
-            }
-            for j in j0..<j1 {
-                let middle = across + (j - first) * w
-                for i in 0..<w {
-                    var s = middle[i]
-                    if j > 0 { s += middle[i - w] }
-                    if j + 1 < h { s += middle[i + w] }
-                    sums[i] = s
-                }
-                row(j, sums)
-            }
-        }
+        return GuidedFit.models(p, weights, guideLow, w, h, epsilon: epsilon, threads: threads)
     }
 
     /// Each picture pixel: the bilinear model applied to its √colour (`colourRow`), clamped to the range of the
@@ -853,9 +791,8 @@ package enum DisparityUpsampler {
                                     cache?.p[slot] = near
                                 }
                                 slot += 1
-                                // No lane's colour is close: the tap adds nothing (see above). A NaN
-                                // lane counts as not close, as `near > 0` has it.
-                                if !anyAbove(vmax(SIMD8(), near), 0) { continue }
+                                // Not skipped where no lane's colour is close: the tap then adds
+                                // nothing (see above), and the test cost more than it saved.
                                 let depth = load8(d.p + q)
                                 let t = (depth - low) * toT - 1
                                 let weight = vmax(t * t, floor) * wy * tent.p[column] * near * near * near
