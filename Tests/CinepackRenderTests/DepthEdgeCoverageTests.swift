@@ -55,8 +55,10 @@ import Testing
     static let scenes = [ReferenceScenes.wires(), ReferenceScenes.thinStructures(), ReferenceScenes.subjectBeforeBackground()]
 
     /// On the sharp side of a structure at most 2 px across, every pixel is a rim pixel: the split
-    /// trusts the mix there, and recovers most of the rims' coverage (the label's error at least
-    /// halved) while the strands' whole pixels stay whole.
+    /// trusts the mix there, and measures the coverage against the structure's own colour (its
+    /// most covered sample on the mix line), not its nearest rim's. It recovers most of the rims'
+    /// coverage (the label's error cut to at most 0.36 of it: 0.30 with the split; 0.44 with the
+    /// coverage measured from the nearest rim) while the strands' whole pixels stay whole.
     @Test func thinStructuresGiveTheirRimsTheirCoverage() {
         var rims: [Coverage] = []
         for scene in Self.scenes.prefix(2) {
@@ -73,7 +75,8 @@ import Testing
             rims += mixed
         }
         let e = Self.errors(rims, label: 1)
-        #expect(e.split <= 0.5 * e.label, "rims: mean coverage error \(e.split) with the split, \(e.label) from the label")
+        print(String(format: "rims: coverage error %.3f split, %.3f label", e.split, e.label))
+        #expect(e.split <= 0.36 * e.label, "rims: mean coverage error \(e.split) with the split, \(e.label) from the label")
     }
 
     /// On the blurred side the contact with the sharp side weighs the colours' evidence: pixels in

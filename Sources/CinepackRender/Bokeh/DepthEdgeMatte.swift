@@ -300,13 +300,14 @@ private struct Scan: @unchecked Sendable {
             }
         }
         guard best.cost.isFinite else { return nil }
-        // On the blurred side of a thin structure (no sharp sample interior), the nearest sharp
-        // samples are its rims, themselves mixed with the background: measured from one of them,
-        // the pixel's coverage comes out as a share of the rim's and often above ½, against the
-        // label. The structure's own colour is the one farthest along the mix line from the
-        // background: the most covered sample that lies on that line.
+        // Beside or on a thin structure (no sharp sample interior), the nearest sharp samples are
+        // its rims, themselves mixed with the background: measured from one of them, the pixel's
+        // coverage comes out as a share of the rim's (on the blurred side often above ½, against
+        // the label; on the sharp side near 1, a rim taken for whole). The structure's own colour
+        // is the one farthest along the mix line from the background: the most covered sample
+        // that lies on that line.
         var stretch: Float = 1
-        if !isFront && !interior {
+        if !interior {
             let b = backs[best.back]
             var delta = fronts[best.front] - b
             delta.w = 0
