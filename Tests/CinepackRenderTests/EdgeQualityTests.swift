@@ -53,7 +53,7 @@ let edgeEvaluations: [EdgeEvaluation] =
     // (the reference of the scene with its hidden content guessed smoothly, scored against the true one): edge-band
     // 27.3, 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3, 23.5, 22.1 and
     // 21.4 dB; the wires 34.7 dB, where full-size disparity scores 30.0 dB. Mixed pixels at sharp-over-blurred edges
-    // are split (spec/render.md §1.4): full size, subject 38.8, hair 34.6, wires 30.4, highlights 38.1 dB (the split's
+    // are split (spec/render.md §1.4): full size, subject 38.8, hair 34.7, wires 30.4, highlights 38.1 dB (the split's
     // coverage weighed by colour alone, the blurred side's trust cut by its samples' spread: 38.2, 33.5, 28.2 and
     // 38.2; no split: hair 30.6, wires 26.9, highlights 35.6). What the wires still lose is the rims' coverage where the
     // wire's colour is near the bricks' (mortar behind a bright wire), the strands' most covered pixels, brighter than
