@@ -15,8 +15,8 @@ import Testing
     }
 
     /// The pixels of one side (`sharp`: the front layer's) with a pixel of the other side in their
-    /// 3 × 3 window.
-    static func coverage(_ scene: ReferenceScene, sharp: Bool) -> [Coverage] {
+    /// 3 × 3 window (and `chosen`).
+    static func coverage(_ scene: ReferenceScene, sharp: Bool, where chosen: (Int, Int) -> Bool = { _, _ in true }) -> [Coverage] {
         let matte = DepthEdgeMatte(
             picture: scene.picture, disparity: scene.disparity, focusDisparity: scene.focus[0], lens: scene.lens, threads: nil)
         // Over black the composite leaves the sharp part, over white also what it keeps of the render.
@@ -32,7 +32,7 @@ import Testing
                 for v in (y - 1)...(y + 1) {
                     for u in (x - 1)...(x + 1) where (scene.surface[v * scene.width + u] == 0) != sharp { atEdge = true }
                 }
-                guard atEdge else { continue }
+                guard atEdge, chosen(x, y) else { continue }
                 let p = y * scene.width + x
                 let share = 1 - (white.values[3 * p] - black.values[3 * p])
                 found.append(Coverage(estimate: share > 0 ? share : (sharp ? 1 : 0), truth: front.texture.premultiplied(x, y).w))
@@ -55,8 +55,10 @@ import Testing
     static let scenes = [ReferenceScenes.wires(), ReferenceScenes.thinStructures(), ReferenceScenes.subjectBeforeBackground()]
 
     /// On the sharp side of a structure at most 2 px across, every pixel is a rim pixel: the split
-    /// trusts the mix there, and recovers most of the rims' coverage (the label's error at least
-    /// halved) while the strands' whole pixels stay whole.
+    /// trusts the mix there, and measures the coverage against the structure's own colour (its
+    /// most covered sample on the mix line), not its nearest rim's. It recovers most of the rims'
+    /// coverage (the label's error cut to at most 0.36 of it: 0.30 with the split; 0.44 with the
+    /// coverage measured from the nearest rim) while the strands' whole pixels stay whole.
     @Test func thinStructuresGiveTheirRimsTheirCoverage() {
         var rims: [Coverage] = []
         for scene in Self.scenes.prefix(2) {
@@ -73,7 +75,39 @@ import Testing
             rims += mixed
         }
         let e = Self.errors(rims, label: 1)
-        #expect(e.split <= 0.5 * e.label, "rims: mean coverage error \(e.split) with the split, \(e.label) from the label")
+        print(String(format: "rims: coverage error %.3f split, %.3f label", e.split, e.label))
+        #expect(e.split <= 0.36 * e.label, "rims: mean coverage error \(e.split) with the split, \(e.label) from the label")
+    }
+
+    /// Across a strand one pixel wide, the two flanking pixels share what the strand does not
+    /// cover of its own pixel, mostly on the side it leans to: the one the colours show less
+    /// covered gives way. Over the blurred-side pixels with one sharp 4-neighbour and the pixel
+    /// beyond it on the blurred side again (the two flanks), the split's mean coverage error is at
+    /// most 0.041 (0.038 with the split; 0.044 with each flank weighed alone, where the strands'
+    /// flanks fare worse than the label's coverage 0).
+    @Test func flanksOfAOnePixelStrandShareItsCoverage() {
+        var flanks: [Coverage] = []
+        for scene in Self.scenes.prefix(2) {
+            let estimates = Self.coverage(
+                scene, sharp: false,
+                where: { x, y in
+                    let sharp = { (u: Int, v: Int) in scene.surface[v * scene.width + u] == 0 }
+                    let contacts = [(-1, 0), (1, 0), (0, -1), (0, 1)].filter { sharp(x + $0.0, y + $0.1) }
+                    guard contacts.count == 1, let (dx, dy) = contacts.first else { return false }
+                    let (u, v) = (x + 2 * dx, y + 2 * dy)
+                    return u >= 0 && u < scene.width && v >= 0 && v < scene.height && !sharp(u, v)
+                })
+            let e = Self.errors(estimates, label: 0)
+            print(
+                String(
+                    format: "%@, flanks of one-pixel strands (%d px): coverage error %.3f split, %.3f label", scene.name, e.count, e.split,
+                    e.label))
+            flanks += estimates
+        }
+        let e = Self.errors(flanks, label: 0)
+        #expect(flanks.count > 1000)
+        print(String(format: "flanks: coverage error %.4f split, %.4f label", e.split, e.label))
+        #expect(e.split <= 0.041, "flanks: mean coverage error \(e.split) with the split, \(e.label) from the label")
     }
 
     /// On the blurred side the contact with the sharp side weighs the colours' evidence: pixels in

@@ -53,7 +53,7 @@ let edgeEvaluations: [EdgeEvaluation] =
     // (the reference of the scene with its hidden content guessed smoothly, scored against the true one): edge-band
     // 27.3, 23.4, 21.6 and 20.9 dB at radii 3, 6, 10 and 15 px, where full-size disparity scores 26.3, 23.5, 22.1 and
     // 21.4 dB; the wires 34.7 dB, where full-size disparity scores 30.0 dB. Mixed pixels at sharp-over-blurred edges
-    // are split (spec/render.md §1.4): full size, subject 38.8, hair 34.0, wires 30.0, highlights 38.1 dB (the split's
+    // are split (spec/render.md §1.4): full size, subject 38.8, hair 34.7, wires 30.4, highlights 38.1 dB (the split's
     // coverage weighed by colour alone, the blurred side's trust cut by its samples' spread: 38.2, 33.5, 28.2 and
     // 38.2; no split: hair 30.6, wires 26.9, highlights 35.6). What the wires still lose is the rims' coverage where the
     // wire's colour is near the bricks' (mortar behind a bright wire), the strands' most covered pixels, brighter than
@@ -61,7 +61,7 @@ let edgeEvaluations: [EdgeEvaluation] =
     // 1/4-size maps (spec/render.md §2) the refinement at picture resolution, run twice, decides the pixels the
     // cell-level models leave between two depths where their colour is found decided nearby, and the split then
     // recovers the rims of the sharp side (edge band, 1/4 point / area: subject 35.6 / 35.7, occluder 30.2 / 30.3, floor
-    // 32.3 / 35.8, highlights 38.7 / 39.1, rack 34.1 / 34.1, stripes 24.5 / 26.0 at 3 px down to 20.0 / 20.8 at 15 px).
+    // 32.7 / 35.8, highlights 38.7 / 39.1, rack 34.1 / 34.1, stripes 24.5 / 26.0 at 3 px down to 20.0 / 20.8 at 15 px).
     // Thin wires and strands: an area-averaged map holds them only as mixed values, which the ceiling of step 7 lets
     // them leave for the depth their pixel share implies (hair 24.7 / 25.2, wires 20.4 / 22.2); a point-sampled map
     // misses those its samples do not hit.

@@ -149,6 +149,9 @@ private struct Scan: @unchecked Sendable {
 
     typealias Matte = DepthEdgeMatte
 
+    /// The 4-neighbour offsets.
+    static let sides: [(dx: Int, dy: Int)] = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+
     /// The band's matted pixels, written from `out`; returns their count.
     func band(_ rows: Range<Int>, into out: UnsafeMutablePointer<MattedPixel>) -> Int {
         var n = 0
@@ -228,11 +231,19 @@ private struct Scan: @unchecked Sendable {
         // A blurred-side pixel's contact with the sharp side (its 4-neighbours there), for its
         // prior odds of being partly covered.
         var contact: Float = 0
+        // Where the contact is one side, the pixel two steps that way, across the sharp
+        // neighbour, when it is on the blurred side again (the structure one pixel across there).
+        var across: Int?
         if !isFront {
-            if x > 0 && disparity[p - 1] > middle { contact += 1 }
-            if x + 1 < width && disparity[p + 1] > middle { contact += 1 }
-            if y > 0 && disparity[p - width] > middle { contact += 1 }
-            if y + 1 < height && disparity[p + width] > middle { contact += 1 }
+            for (dx, dy) in Self.sides {
+                let u = x + dx
+                let v = y + dy
+                guard u >= 0, u < width, v >= 0, v < height, disparity[v * width + u] > middle else { continue }
+                contact += 1
+                let r = (v + dy) * width + u + dx
+                across = u + dx >= 0 && u + dx < width && v + dy >= 0 && v + dy < height && !(disparity[r] > middle) ? r : nil
+            }
+            if contact != 1 { across = nil }
         }
 
         // Samples of each side nearest first: the sharp side's pixels, and the blurred side's
@@ -270,16 +281,17 @@ private struct Scan: @unchecked Sendable {
                 guard frontCount > 0, backCount > 0 else { return nil }
                 return mix(
                     p, d: d, isFront: isFront, strength: s, contact: contact, interior: interior, fronts: fronts, frontCount: frontCount,
-                    backs: backs, backCount: backCount, backDisparity: backDisparity.baseAddress!)
+                    backs: backs, backCount: backCount, backDisparity: backDisparity.baseAddress!, across: across)
             }
         }
     }
 
     /// The split of pixel `p` between the best pair of samples (`contact`: a blurred-side pixel's
-    /// 4-neighbours on the sharp side; `interior`: whether a sharp-side sample lies inside that side).
+    /// 4-neighbours on the sharp side; `interior`: whether a sharp-side sample lies inside that side;
+    /// `across`: the blurred-side pixel facing it across a sharp side one pixel wide).
     private func mix(
         _ p: Int, d: Float, isFront: Bool, strength s: Float, contact: Float, interior: Bool, fronts: UnsafePointer<SIMD4<Float>>,
-        frontCount: Int, backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>
+        frontCount: Int, backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>, across: Int?
     ) -> MattedPixel? {
         let c = SIMD4(colour(p), 0)
         // How close a whole pixel of either side comes (squared distance to the nearest sample).
@@ -300,13 +312,14 @@ private struct Scan: @unchecked Sendable {
             }
         }
         guard best.cost.isFinite else { return nil }
-        // On the blurred side of a thin structure (no sharp sample interior), the nearest sharp
-        // samples are its rims, themselves mixed with the background: measured from one of them,
-        // the pixel's coverage comes out as a share of the rim's and often above ½, against the
-        // label. The structure's own colour is the one farthest along the mix line from the
-        // background: the most covered sample that lies on that line.
+        // Beside or on a thin structure (no sharp sample interior), the nearest sharp samples are
+        // its rims, themselves mixed with the background: measured from one of them, the pixel's
+        // coverage comes out as a share of the rim's (on the blurred side often above ½, against
+        // the label; on the sharp side near 1, a rim taken for whole). The structure's own colour
+        // is the one farthest along the mix line from the background: the most covered sample
+        // that lies on that line.
         var stretch: Float = 1
-        if !isFront && !interior {
+        if !interior {
             let b = backs[best.back]
             var delta = fronts[best.front] - b
             delta.w = 0
@@ -343,7 +356,19 @@ private struct Scan: @unchecked Sendable {
         }
         let agreement = min(max(2 * (isFront ? best.alpha : 1 - best.alpha), 0), 1)
         let bounded = isFront ? max(best.alpha, 0.5) : min(best.alpha, 0.5)
-        let alpha = label + agreement * trust * (bounded - label)
+        var alpha = label + agreement * trust * (bounded - label)
+        // A thin structure one pixel wide between two blurred-side pixels mostly overlaps the one
+        // it leans toward: of the two, the one the colours show less covered (its projection on
+        // the mix line under the other's) keeps the square of that ratio of its coverage.
+        if !isFront && !interior, alpha > 0, let across {
+            let b = backs[best.back]
+            var delta = fronts[best.front] - b
+            delta.w = 0
+            if let (facing, _) = project(SIMD4(colour(across), 0), from: b, to: b + stretch * delta), facing > best.alpha {
+                let ratio = best.alpha / facing
+                alpha *= ratio * ratio
+            }
+        }
         guard alpha > 0, alpha < 1 else { return nil }
         let colour = SIMD3(c.x, c.y, c.z)
         let f = fronts[best.front]
