@@ -440,7 +440,7 @@ package enum DisparityUpsampler {
         let (gr, b) = (r + stride, r + 2 * stride)
         var x = 0
         while x + 8 <= W {
-            let (red, green, blue) = deinterleaved(row + 3 * x)
+            let (red, green, blue) = loadRGB8(row + 3 * x)
             store8(r + x, vsqrt(vmax(red, SIMD8())))
             store8(gr + x, vsqrt(vmax(green, SIMD8())))
             store8(b + x, vsqrt(vmax(blue, SIMD8())))
@@ -452,20 +452,6 @@ package enum DisparityUpsampler {
             b[x] = max(row[3 * x + 2], 0).squareRoot()
             x += 1
         }
-    }
-
-    /// Eight interleaved RGB pixels as three planes' lanes (as `strided` of each channel), from three
-    /// whole-vector loads: the optimiser shuffles them instead of inserting 24 floats one by one.
-    @inline(__always) private static func deinterleaved(_ p: UnsafePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        let raw = UnsafeRawPointer(p)
-        let (a, b, c) = (
-            raw.loadUnaligned(as: SIMD8<Float>.self), raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self),
-            raw.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
-        )
-        return (
-            SIMD8(a[0], a[3], a[6], b[1], b[4], b[7], c[2], c[5]), SIMD8(a[1], a[4], a[7], b[2], b[5], c[0], c[3], c[6]),
-            SIMD8(a[2], a[5], b[0], b[3], b[6], c[1], c[4], c[7])
-        )
     }
 
     /// Guided-filter models (a.r, a.g, a.b, b) per cell, averaged over the windows covering it

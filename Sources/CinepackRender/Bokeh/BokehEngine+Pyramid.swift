@@ -414,9 +414,10 @@ private struct FirstLevelChildren {
             (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
         }
         let (d0, d1) = pair(load8(disp + p), load8(disp + p + 8))
-        let (r0, r1) = pair(strided(pic + 3 * p), strided(pic + 3 * p + 24))
-        let (g0, g1) = pair(strided(pic + 3 * p + 1), strided(pic + 3 * p + 25))
-        let (b0, b1) = pair(strided(pic + 3 * p + 2), strided(pic + 3 * p + 26))
+        let (first, second) = (loadRGB8(pic + 3 * p), loadRGB8(pic + 3 * p + 24))
+        let (r0, r1) = pair(first.0, second.0)
+        let (g0, g1) = pair(first.1, second.1)
+        let (b0, b1) = pair(first.2, second.2)
         left = Child(radius, d0, r0, g0, b0)
         right = Child(radius, d1, r1, g1, b1)
     }

@@ -309,7 +309,7 @@ struct PreviewUpsampler: @unchecked Sendable {
             let outG = near(.nearGreen) + through * backG
             let outB = near(.nearBlue) + through * backB
             if n == 8 {
-                storeInterleaved(out + 3 * p0, outR, outG, outB)
+                storeRGB8(out + 3 * p0, outR, outG, outB)
             } else {
                 for k in 0..<n {
                     let p = 3 * (p0 + k)

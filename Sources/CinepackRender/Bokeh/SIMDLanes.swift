@@ -59,26 +59,14 @@
     return high >= low ? high : low
 }
 
-/// Eight RGB pixels stored interleaved (the inverse of `strided`); the vectors are complete before
-/// the first store, so the optimiser does not scalarise their computation into a lane loop.
-@inline(__always) func storeInterleaved(_ p: UnsafeMutablePointer<Float>, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) {
-    for i in 0..<8 {
-        p[3 * i] = r[i]
-        p[3 * i + 1] = g[i]
-        p[3 * i + 2] = b[i]
-    }
-}
-
 /// Disparity and colour (interleaved RGB) of `count` ≤ 8 consecutive pixels from index `p0`, as
 /// lanes; lanes past `count` hold `fill` disparity and black.
 @inline(__always) func loadPixels8(
     _ picture: UnsafePointer<Float>, _ disparity: UnsafePointer<Float>, at p0: Int, count: Int, fill: Float
 ) -> (d: SIMD8<Float>, r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>) {
     if count == 8 {
-        return (
-            UnsafeRawPointer(disparity + p0).loadUnaligned(as: SIMD8<Float>.self), strided(picture + 3 * p0),
-            strided(picture + 3 * p0 + 1), strided(picture + 3 * p0 + 2)
-        )
+        let (r, g, b) = loadRGB8(picture + 3 * p0)
+        return (UnsafeRawPointer(disparity + p0).loadUnaligned(as: SIMD8<Float>.self), r, g, b)
     }
     var d = SIMD8<Float>(repeating: fill)
     var r = SIMD8<Float>()
@@ -91,11 +79,6 @@
         b[k] = picture[3 * (p0 + k) + 2]
     }
     return (d, r, g, b)
-}
-
-/// Eight floats 3 apart (one channel of interleaved RGB).
-@inline(__always) func strided(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-    SIMD8(p[0], p[3], p[6], p[9], p[12], p[15], p[18], p[21])
 }
 
 @inline(__always) func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
@@ -112,4 +95,31 @@
 
 @inline(__always) func store8(_ p: UnsafeMutablePointer<Float>, _ v: SIMD8<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}
+
+/// Eight interleaved RGB pixels to and from three channel vectors by whole-vector loads, stores
+/// and lane shuffles (three loads, blends and a permute per channel), not 24 single floats moved
+/// one by one. The values are moved, never computed.
+@inline(__always) func loadRGB8(_ p: UnsafePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    let raw = UnsafeRawPointer(p)
+    let a = raw.loadUnaligned(as: SIMD8<Float>.self)
+    let b = raw.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+    let c = raw.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+    return (
+        SIMD8(a[0], a[3], a[6], b[1], b[4], b[7], c[2], c[5]),
+        SIMD8(a[1], a[4], a[7], b[2], b[5], c[0], c[3], c[6]),
+        SIMD8(a[2], a[5], b[0], b[3], b[6], c[1], c[4], c[7])
+    )
+}
+
+/// The inverse of `loadRGB8`: each channel permuted so that its lanes sit where the three output
+/// vectors take them, then the outputs blended from the three.
+@inline(__always) func storeRGB8(_ p: UnsafeMutablePointer<Float>, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) {
+    let rp = SIMD8(r[0], r[3], r[6], r[1], r[4], r[7], r[2], r[5])
+    let gp = SIMD8(g[5], g[0], g[3], g[6], g[1], g[4], g[7], g[2])
+    let bp = SIMD8(b[2], b[5], b[0], b[3], b[6], b[1], b[4], b[7])
+    let raw = UnsafeMutableRawPointer(p)
+    raw.storeBytes(of: SIMD8(rp[0], gp[1], bp[2], rp[3], gp[4], bp[5], rp[6], gp[7]), as: SIMD8<Float>.self)
+    raw.storeBytes(of: SIMD8(bp[0], rp[1], gp[2], bp[3], rp[4], gp[5], bp[6], rp[7]), toByteOffset: 32, as: SIMD8<Float>.self)
+    raw.storeBytes(of: SIMD8(gp[0], bp[1], rp[2], gp[3], bp[4], rp[5], gp[6], bp[7]), toByteOffset: 64, as: SIMD8<Float>.self)
 }
