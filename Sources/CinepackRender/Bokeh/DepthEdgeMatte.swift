@@ -312,6 +312,11 @@ private struct Scan: @unchecked Sendable {
             }
         }
         guard best.cost.isFinite else { return nil }
+        let f = fronts[best.front]
+        let b = backs[best.back]
+        // The mix line's direction in colour, from the blurred sample to the sharp one.
+        var axis = f - b
+        axis.w = 0
         // Beside or on a thin structure (no sharp sample interior), the nearest sharp samples are
         // its rims, themselves mixed with the background: measured from one of them, the pixel's
         // coverage comes out as a share of the rim's (on the blurred side often above ½, against
@@ -320,18 +325,15 @@ private struct Scan: @unchecked Sendable {
         // that lies on that line.
         var stretch: Float = 1
         if !interior {
-            let b = backs[best.back]
-            var delta = fronts[best.front] - b
-            delta.w = 0
-            let l = (delta * delta).sum()
+            let l = (axis * axis).sum()
             for k in 0..<frontCount {
                 var o = fronts[k] - b
                 o.w = 0
-                let along = (o * delta).sum() / l
+                let along = (o * axis).sum() / l
                 guard along > stretch else { continue }
                 if (o * o).sum() - along * along * l <= Matte.lineTolerance * along * along * l { stretch = along }
             }
-            if stretch > 1, let (a, misfit) = project(c, from: b, to: b + stretch * delta) {
+            if stretch > 1, let (a, misfit) = project(c, from: b, to: b + stretch * axis) {
                 best.alpha = a
                 best.misfit = misfit
             }
@@ -361,18 +363,13 @@ private struct Scan: @unchecked Sendable {
         // it leans toward: of the two, the one the colours show less covered (its projection on
         // the mix line under the other's) keeps the square of that ratio of its coverage.
         if !isFront && !interior, alpha > 0, let across {
-            let b = backs[best.back]
-            var delta = fronts[best.front] - b
-            delta.w = 0
-            if let (facing, _) = project(SIMD4(colour(across), 0), from: b, to: b + stretch * delta), facing > best.alpha {
+            if let (facing, _) = project(SIMD4(colour(across), 0), from: b, to: b + stretch * axis), facing > best.alpha {
                 let ratio = best.alpha / facing
                 alpha *= ratio * ratio
             }
         }
         guard alpha > 0, alpha < 1 else { return nil }
         let colour = SIMD3(c.x, c.y, c.z)
-        let f = fronts[best.front]
-        let b = backs[best.back]
         let back = SIMD3(b.x, b.y, b.z)
         let delta = stretch * (SIMD3(f.x, f.y, f.z) - back)
         // What the two colours leave unexplained is shared between the sides in proportion, so a
