@@ -139,4 +139,39 @@ import Testing
             split <= 0.46 * label,
             "blurred side: mean coverage error \(split / Float(count)) with the split, \(label / Float(count)) from the label")
     }
+
+    /// Two in-focus strands one pixel wide before a plain blurred wall, `gap` px apart, the first
+    /// spilling 0.3 of its width onto the pixel after it (hand-made: colour `0.3·F + 0.7·B`
+    /// there). With a gap of 2 px no pixel of the 5 × 5 window around that pixel is pure
+    /// background; the ring around the window still finds the wall, and the pixel takes its
+    /// coverage as it does with the strands far apart.
+    @Test func strandsCloseTogetherFindTheWallBehindThemOneRingFurther() {
+        let (width, height, y) = (160, 12, 6)
+        let (strand, wall) = (SIMD3<Float>(0.9, 0.85, 0.7), SIMD3<Float>(0.05, 0.08, 0.3))
+        let (near, far): (Float, Float) = (1.0, 0.1)
+        func spilledCoverage(gap: Int) -> Float {
+            var picture = LinearImage(width: width, height: height)
+            var disparity = [Float](repeating: far, count: width * height)
+            for v in 0..<height {
+                for u in 0..<width { picture.setPixel(u, v, wall) }
+                for u in [80, 81 + gap] {
+                    picture.setPixel(u, v, strand)
+                    disparity[v * width + u] = near
+                }
+                picture.setPixel(81, v, 0.3 * strand + 0.7 * wall)
+            }
+            let matte = DepthEdgeMatte(
+                picture: picture, disparity: disparity, focusDisparity: near, lens: ReferenceScenes.lens, threads: nil)
+            var black = LinearImage(width: width, height: height, fill: 0)
+            var white = LinearImage(width: width, height: height, fill: 1)
+            matte.composite(over: &black)
+            matte.composite(over: &white)
+            return 1 - (white.pixel(81, y).x - black.pixel(81, y).x)
+        }
+        let close = spilledCoverage(gap: 2)
+        let apart = spilledCoverage(gap: 5)
+        print(String(format: "spilled coverage 0.3: %.3f with the strands 2 px apart, %.3f 5 px apart", close, apart))
+        #expect(abs(close - 0.3) <= 0.03, "coverage \(close) with the strands 2 px apart")
+        #expect(abs(close - apart) <= 1e-6, "coverage \(close) 2 px apart, \(apart) 5 px apart")
+    }
 }

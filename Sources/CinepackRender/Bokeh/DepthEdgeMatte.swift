@@ -49,16 +49,30 @@ struct DepthEdgeMatte: Sendable {
     /// it (about 13°).
     static let lineTolerance: Float = 0.05
 
+    /// The ring around the window (offsets `reach + 1` away in x or y), nearest first (ties in
+    /// reading order): where blurred-side samples are sought when the window holds none.
+    static let outerRing: [(dx: Int, dy: Int)] = {
+        let r = reach + 1
+        var offsets: [(dx: Int, dy: Int)] = []
+        for dy in -r...r { for dx in -r...r where max(abs(dx), abs(dy)) == r { offsets.append((dx, dy)) } }
+        return nearestFirst(offsets)
+    }()
+
     /// The window offsets, nearest first (ties in a fixed order), without the centre.
     static let ring: [(dx: Int, dy: Int)] = {
         var offsets: [(dx: Int, dy: Int)] = []
         for dy in -reach...reach { for dx in -reach...reach where dx != 0 || dy != 0 { offsets.append((dx, dy)) } }
-        return offsets.enumerated().sorted {
+        return nearestFirst(offsets)
+    }()
+
+    /// Offsets sorted by distance, ties kept in their given (reading) order.
+    private static func nearestFirst(_ offsets: [(dx: Int, dy: Int)]) -> [(dx: Int, dy: Int)] {
+        offsets.enumerated().sorted {
             let a = $0.element.dx * $0.element.dx + $0.element.dy * $0.element.dy
             let b = $1.element.dx * $1.element.dx + $1.element.dy * $1.element.dy
             return a != b ? a < b : $0.offset < $1.offset
         }.map(\.element)
-    }()
+    }
 
     init(picture: consuming LinearImage, disparity: consuming [Float], focusDisparity: Float, lens: LensModel, threads: Int?) {
         let width = picture.width
@@ -258,12 +272,7 @@ private struct Scan: @unchecked Sendable {
                 // Whether a sharp-side sample lies inside that side (its 3 × 3 window wholly there).
                 var interior = false
                 for (dx, dy) in Matte.ring {
-                    let u = x + dx
-                    let v = y + dy
-                    guard u >= 0, u < width, v >= 0, v < height else { continue }
-                    let q = v * width + u
-                    let dq = disparity[q]
-                    guard !dq.isNaN else { continue }
+                    guard let (u, v, q, dq) = neighbour(x + dx, y + dy) else { continue }
                     let sample = SIMD4(colour(q), Float(dx * dx + dy * dy))
                     if dq > middle {
                         if frontCount < Matte.samples {
@@ -277,6 +286,20 @@ private struct Scan: @unchecked Sendable {
                         backCount += 1
                     }
                     if frontCount == Matte.samples && backCount == Matte.samples { break }
+                }
+                // Between thin structures close together (2 px apart or less) or where they cross,
+                // the window may hold no pure pixel of the blurred side: they are sought one ring
+                // further. (Beside a wider sharp side that lack rather tells a gradual depth ramp.)
+                if backCount == 0 && frontCount > 0 && !interior {
+                    for (dx, dy) in Matte.outerRing {
+                        guard let (u, v, q, dq) = neighbour(x + dx, y + dy), !(dq > middle), abs(radius.signed(dq) - rB) <= 0.5,
+                            isWhole(u, v, middle, near: false)
+                        else { continue }
+                        backs[backCount] = SIMD4(colour(q), Float(dx * dx + dy * dy))
+                        backDisparity[backCount] = dq
+                        backCount += 1
+                        if backCount == Matte.samples { break }
+                    }
                 }
                 guard frontCount > 0, backCount > 0 else { return nil }
                 return mix(
@@ -416,6 +439,15 @@ private struct Scan: @unchecked Sendable {
         var e = a - b
         e.w = 0
         return (e * e).sum()
+    }
+
+    /// The pixel (u, v): its index and disparity; nil outside the frame or where the disparity is
+    /// NaN.
+    @inline(__always) func neighbour(_ u: Int, _ v: Int) -> (u: Int, v: Int, index: Int, disparity: Float)? {
+        guard u >= 0, u < width, v >= 0, v < height else { return nil }
+        let q = v * width + u
+        let d = disparity[q]
+        return d.isNaN ? nil : (u, v, q, d)
     }
 
     /// Whether every pixel of the 3 × 3 window of (x, y) lies on one side of `middle`: the near
