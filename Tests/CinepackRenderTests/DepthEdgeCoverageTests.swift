@@ -57,7 +57,7 @@ import Testing
     /// On the sharp side of a structure at most 2 px across, every pixel is a rim pixel: the split
     /// trusts the mix there, and measures the coverage against the structure's own colour (its
     /// most covered sample on the mix line), not its nearest rim's. It recovers most of the rims'
-    /// coverage (the label's error cut to at most 0.36 of it: 0.30 with the split; 0.44 with the
+    /// coverage (the label's error cut to at most 0.36 of it: 0.29 with the split; 0.44 with the
     /// coverage measured from the nearest rim) while the strands' whole pixels stay whole.
     @Test func thinStructuresGiveTheirRimsTheirCoverage() {
         var rims: [Coverage] = []
@@ -116,7 +116,7 @@ import Testing
     /// odds, and the coverage is measured against its most covered sample's colour, not its
     /// nearest rim's. Over every blurred-side pixel next to an edge, the split is nearer the truth
     /// than the label's coverage 0 in each scene, and over all of them its error is at most 0.46
-    /// of the label's (0.43 with the split; 0.49 with the even odds at two sides in contact
+    /// of the label's (0.42 with the split; 0.49 with the even odds at two sides in contact
     /// everywhere, 0.55 also with the coverage measured from the nearest rim).
     @Test func blurredSidePixelsTakeTheCoverageTheirContactAndColourShow() {
         var split: Float = 0, label: Float = 0, count = 0
