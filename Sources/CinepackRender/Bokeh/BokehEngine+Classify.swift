@@ -11,6 +11,9 @@ extension BokehEngine {
         let passThrough = SIMD8<Float>(repeating: BokehSchedule.passThrough)
         // Sentinel of an empty minimum (radii never come near it); an empty maximum is −1.
         let none = SIMD8<Float>(repeating: 1e30)
+        let empty = SIMD8<Float>(repeating: -1)
+        let farBelow = SIMD8<Float>(repeating: -0.75)
+        let nearAbove = SIMD8<Float>(repeating: -0.25)
         parallelFor(tilesY, threads: threads) { ty in
             let rows = (ty * Tile.pixels)..<min(H, ty * Tile.pixels + Tile.pixels)
             for t in 0..<tx {
@@ -19,9 +22,9 @@ extension BokehEngine {
                 // or without blur: a lane that is neither far nor near adds the sentinels, which
                 // leave the extremes as they are (min and max are exact, in any order).
                 var minFar = none
-                var maxFar = SIMD8<Float>(repeating: -1)
+                var maxFar = empty
                 var minNear = none
-                var maxNear = SIMD8<Float>(repeating: -1)
+                var maxNear = empty
                 for y in rows {
                     var x = t * Tile.pixels
                     while x < min(W, t * Tile.pixels + Tile.pixels) {
@@ -34,13 +37,16 @@ extension BokehEngine {
                         }
                         let r = radius.signed(d)
                         let a = vabs(r)
-                        // 1 or 0: r > −0.75 with blur (|r| > 0.5; far), r < −0.25 (near).
-                        let far = vpositive(r + 0.75) * vpositive(a - passThrough)
-                        let near = vpositive(-0.25 - r)
-                        minFar = vmin(minFar, a + (1 - far) * none)
-                        maxFar = vmax(maxFar, a * far + (far - 1))
-                        minNear = vmin(minNear, a + (1 - near) * none)
-                        maxNear = vmax(maxNear, a * near + (near - 1))
+                        // Far: r > −0.75 with blur (|r| over the pass-through radius); near:
+                        // r < −0.25. Each lane takes its radius where it is one, else the
+                        // sentinel (a comparison and a blend: the float arithmetic that gave 1 or
+                        // 0 and mixed took twice the instructions).
+                        let far = (r .> farBelow) .& (a .> passThrough)
+                        let near = r .< nearAbove
+                        minFar = vmin(minFar, none.replacing(with: a, where: far))
+                        maxFar = vmax(maxFar, empty.replacing(with: a, where: far))
+                        minNear = vmin(minNear, none.replacing(with: a, where: near))
+                        maxNear = vmax(maxNear, empty.replacing(with: a, where: near))
                         x += 8
                     }
                 }

@@ -203,11 +203,22 @@ extension BokehEngine {
                     // A near sample of radius c reaches c + 0.5 (its gauge), so at most
                     // `extent · (c + 0.5)` rows away: the rows within the tile's reach bound the
                     // taps with weight here, and rows beyond every sample's reach are zero.
-                    var rowReach: Float = 0
-                    if reach > 0 {
+                    var acc: Accum8? = nil
+                    if reach > 0, let tapRows {
+                        // Row by row, each row through the table of the reach there: a table for
+                        // the tile's reach takes the same taps with weight as one for the largest
+                        // reach of the rows within it (each row's table is within both; the rows
+                        // beyond hold no sample that reaches here), without a pass over the rows
+                        // to find that largest reach; with none, every row is left out.
+                        let k = TapRows.table(min(reach + 0.5, tapLimit))
+                        var rowTables = reaching(.near, tx, y)
+                        rowTables.tables = UnsafePointer(nearTablesShared.p + tx)
+                        acc = gatherNear(o.nearR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: rowTables)
+                    } else if reach > 0 {
                         let rows = Int((aperture.extent * (reach + 0.5)).rounded(.up))
                         let near = reaching(.near, tx, y)
                         // Two chains, half as long (the largest of the rows, in any order).
+                        var rowReach: Float = 0
                         var other: Float = 0
                         var dy = -rows
                         while dy < rows {
@@ -216,20 +227,14 @@ extension BokehEngine {
                             dy += 2
                         }
                         rowReach = max(max(rowReach, near[rows]), other)
-                    }
-                    if rowReach > 0 {
-                        let acc: Accum8
-                        if let tapRows {
-                            let k = TapRows.table(min(rowReach + 0.5, tapLimit))
-                            var reach = reaching(.near, tx, y)
-                            reach.tables = UnsafePointer(nearTablesShared.p + tx)
-                            acc = gatherNear(o.nearR + idx, planeSize: ps, stride: stride, rows: tapRows, table: k, reach: reach)
-                        } else {
+                        if rowReach > 0 {
                             let zone = self.zone(x0, y, cell: cell, count: n)
                             acc = aperture.within(min(rowReach + 0.5, tapLimit), zone: zone) {
                                 gatherNear(o.nearR + idx, planeSize: ps, stride: stride, taps: $0)
                             }
                         }
+                    }
+                    if let acc {
                         acc.store(into: results, field: 2, x0, y, count: n)
                         if nearFound[tx] == 0 { for k in 0..<n where acc.a[k] > 0 { nearFound[tx] = 1 } }
                     } else {

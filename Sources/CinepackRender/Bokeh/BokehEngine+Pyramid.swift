@@ -25,6 +25,8 @@ extension BokehEngine {
         parallelFor((level.tilesY + perTask - 1) / perTask, threads: threads) { task in
             let o = LevelPointers(planes)
             let coarse = second.map { LevelPointers($0.planes) }
+            let edges = BokehLevel.RowEdges(level)
+            let coarseEdges = second.map { BokehLevel.RowEdges($0) }
             // Row by row across the tiles: each row of the picture and of every plane is then
             // read or written in order, which the hardware prefetches (tile by tile, every group
             // starts a row of its own).
@@ -103,10 +105,12 @@ extension BokehEngine {
                         mask.p[cy * w1 + cx] = bits
                     }
                 }
+                edges.replicate(cy)
                 // Level-2 row cy / 2 once its level-1 rows (one at the bottom of an odd height)
                 // are built.
-                if let second, let coarse, cy % 2 == 1 || cy == h1 - 1 {
+                if let second, let coarse, let coarseEdges, cy % 2 == 1 || cy == h1 - 1 {
                     self.buildRow(cy / 2, of: second, from: level, o, coarse, area: area, zoned: zoned)
+                    coarseEdges.replicate(cy / 2)
                 }
             }
         }
@@ -219,9 +223,11 @@ extension BokehEngine {
         parallelFor(level.tilesY, threads: threads) { ty in
             let s = LevelPointers(fine.planes)
             let o = LevelPointers(level.planes)
+            let edges = BokehLevel.RowEdges(level)
             // Row by row across the tiles, as level 1.
             for cy in (ty * Tile.cells)..<min(h, ty * Tile.cells + Tile.cells) {
                 self.buildRow(cy, of: level, from: fine, s, o, area: area, zoned: zoned)
+                edges.replicate(cy)
             }
         }
     }
@@ -269,10 +275,13 @@ extension BokehEngine {
         }
         let leftBottom = left * bottom
         let rightBottom = right * bottom
+        // Every child present: the factors are all 1, whose products change nothing.
+        let interior = 2 * cx0 + 16 <= fw && 2 * cy + 1 < fh
         /// The four children (top left, top right, bottom left, bottom right) of the eight cells.
         @inline(__always) func quad(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
             let (a, b) = pair(load8(plane + p), load8(plane + p + 8))
             let (c, d) = pair(load8(plane + p + stride), load8(plane + p + stride + 8))
+            if interior { return (a, b, c, d) }
             return (a * left, b * right, c * leftBottom, d * rightBottom)
         }
         @inline(__always) func sum(_ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {

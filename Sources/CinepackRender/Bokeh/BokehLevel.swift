@@ -121,23 +121,51 @@ final class BokehLevel: @unchecked Sendable {
 
     /// Fills the padding of the gathered planes with the nearest edge cell: beyond the frame the
     /// picture repeats its edge (as the reference renderer assumes), so blur circles near the
-    /// border see a full neighbourhood and near-field coverage does not fall off there.
+    /// border see a full neighbourhood and near-field coverage does not fall off there. The
+    /// padding left and right of each row is filled as the row is built (`RowEdges`); this fills
+    /// the padding rows above and below from the first and last rows, once all are built.
     func replicateEdges(threads: Int?) {
         let pad = planes.pad
         let stride = planes.stride
-        let w = width
         let h = height
         let gathered = LevelPlane.gathered
         parallelFor(gathered.count, threads: threads) { k in
             let o = self.planes.origin(gathered.lowerBound + k)
-            for y in 0..<h {
-                let row = o + y * stride
-                (row - pad).update(repeating: row[0], count: pad)
-                (row + w).update(repeating: row[w - 1], count: stride - pad - w)
-            }
             for y in 1...pad {
                 (o - pad - y * stride).update(from: o - pad, count: stride)
                 (o - pad + (h - 1 + y) * stride).update(from: o - pad + (h - 1) * stride, count: stride)
+            }
+        }
+    }
+
+    /// The padding left and right of a row of the gathered planes, filled with the row's edge
+    /// cells as soon as the row is built: its ends are then still cached (filled once the whole
+    /// level is built, each row end of each plane was read back from memory). Pointers fetched
+    /// once per task.
+    struct RowEdges {
+        private let first: UnsafeMutablePointer<Float>
+        private let planeSize: Int
+        private let stride: Int
+        private let pad: Int
+        private let width: Int
+        private let right: Int
+
+        init(_ level: BokehLevel) {
+            first = level.planes.origin(LevelPlane.gathered.lowerBound)
+            planeSize = level.planes.planeSize
+            stride = level.planes.stride
+            pad = level.planes.pad
+            width = level.width
+            right = level.planes.stride - level.planes.pad - level.width
+        }
+
+        /// Row `y`, whose cells are all final.
+        @inline(__always) func replicate(_ y: Int) {
+            var row = first + y * stride
+            for _ in LevelPlane.gathered {
+                (row - pad).update(repeating: row[0], count: pad)
+                (row + width).update(repeating: row[width - 1], count: right)
+                row += planeSize
             }
         }
     }

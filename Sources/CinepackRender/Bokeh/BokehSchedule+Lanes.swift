@@ -14,10 +14,12 @@ extension BokehSchedule {
         for l in 0...levels {
             // Levels only rise from here: none serves a lane once every high is below its range.
             if l > 0 && !anyAbove(high, self.low(l)) { break }
-            // `1 − vpositive(low − top)` is `!(low > top)`, NaN included, as `split` counts.
-            let reachesDown = l == levels ? SIMD8(repeating: 1) : 1 - vpositive(low - top(l))
-            let reachesUp = l == 0 ? SIMD8(repeating: 1) : vpositive(high - self.low(l))
-            bits += value * reachesDown * reachesUp
+            // Comparisons and a blend: the bit value or nothing, lane by lane. `!(low > top)`,
+            // NaN included, as `split` counts.
+            var reaches = SIMDMask<SIMD8<Int32>>(repeating: true)
+            if l < levels { reaches = .!(low .> SIMD8(repeating: top(l))) }
+            if l > 0 { reaches = reaches .& (high .> SIMD8(repeating: self.low(l))) }
+            bits += SIMD8<Float>().replacing(with: SIMD8(repeating: value), where: reaches)
             value *= 2
         }
         return bits
