@@ -47,6 +47,7 @@ extension BokehEngine {
         let blender = LevelBlender(schedule: schedule, levels: levelCount)
         let y0t = ty * Tile.pixels
         let y1t = min(H, y0t + Tile.pixels)
+        upsampled.startRow(y0: y0t, count: y1t - y0t)
         let spillBuffer = spills(ty, views)
         let spills = spillBuffer.base
         defer { withExtendedLifetime(spillBuffer) {} }
@@ -111,7 +112,7 @@ extension BokehEngine {
                 if fillLevels.contains(i + 1) { slots |= 1 << UInt64(TileUpsampling.slot(i, 1)) }
                 if spill & (1 << UInt32(i)) != 0 { slots |= 1 << UInt64(TileUpsampling.slot(i, 2)) }
             }
-            upsampled.begin(x0: x0t, count: x1t - x0t, y0: y0t, slots: slots)
+            upsampled.begin(x0: x0t, count: x1t - x0t, slots: slots)
             // A whole tile's pixels are copied first (from memory, not yet in cache, where the
             // scratch did not read them): reads issued together rather than as each row's
             // arithmetic reaches them.
@@ -128,7 +129,7 @@ extension BokehEngine {
                 }
             }
             for y in y0t..<y1t {
-                upsampled.row(y, slots: slots)
+                upsampled.row(y - y0t, slots: slots)
                 let sy = y - y0t
                 // Reach of the level-0 near samples in the rows a gather on this row reads (the
                 // same for the row's groups).

@@ -24,7 +24,14 @@ struct TileUpsampling {
     private let done: UnsafeMutablePointer<UInt32>
     /// The tile's first column and width.
     private let columns: UnsafeMutablePointer<Int>
-    private let storage: (RawBuffer<LevelView>, RawBuffer<Float>, RawBuffer<Int>, RawBuffer<Float>, RawBuffer<UInt32>)
+    /// Per level, for the tile row's pixel rows (`startRow`): the upper coarse row relative to
+    /// the first under the tile row (at `Tile.pixels` · level + row) and its vertical weight; and
+    /// the first itself (at `rowUpper[levels · Tile.pixels + level]`). The same for every tile
+    /// of the row: worked out once, not per tile and slot.
+    private let rowUpper: UnsafeMutablePointer<Int>
+    private let rowFraction: UnsafeMutablePointer<Float>
+    private let storage:
+        (RawBuffer<LevelView>, RawBuffer<Float>, RawBuffer<Int>, RawBuffer<Float>, RawBuffer<UInt32>, RawBuffer<Int>, RawBuffer<Float>)
 
     init(_ levelViews: [LevelView]) {
         levels = levelViews.count
@@ -36,6 +43,10 @@ struct TileUpsampling {
         let indexBuffer = RawBuffer<Int>(count: 2 * slots + 2)
         let fractionBuffer = RawBuffer<Float>(count: slots)
         let doneBuffer = RawBuffer<UInt32>(count: slots)
+        let rowUpperBuffer = RawBuffer<Int>(count: (Tile.pixels + 1) * max(1, levels))
+        let rowFractionBuffer = RawBuffer<Float>(count: Tile.pixels * max(1, levels))
+        rowUpper = rowUpperBuffer.base
+        rowFraction = rowFractionBuffer.base
         views = viewBuffer.base
         rows = rowBuffer.base
         first = indexBuffer.base
@@ -43,34 +54,46 @@ struct TileUpsampling {
         columns = indexBuffer.base + 2 * slots
         fraction = fractionBuffer.base
         done = doneBuffer.base
-        storage = (viewBuffer, rowBuffer, indexBuffer, fractionBuffer, doneBuffer)
+        storage = (viewBuffer, rowBuffer, indexBuffer, fractionBuffer, doneBuffer, rowUpperBuffer, rowFractionBuffer)
     }
 
     @inline(__always) static func slot(_ level: Int, _ field: Int) -> Int { level * 3 + field }
 
-    /// Starts the tile at columns `x0 ..< x0 + count` and row `y0`, reading the slots whose bit
-    /// `slot(level, field)` is set in `slots`.
-    @inline(__always) func begin(x0: Int, count: Int, y0: Int, slots: UInt64) {
+    /// Starts the tile row of pixel rows `y0 ..< y0 + count`: each level's rows and weights there.
+    func startRow(y0: Int, count: Int) {
+        for l in 0..<levels {
+            let level = views[l]
+            let first = BokehLevel.position(y0, cell: level.cell, count: level.height).0
+            rowUpper[levels * Tile.pixels + l] = first
+            for k in 0..<count {
+                let (j, fy) = BokehLevel.position(y0 + k, cell: level.cell, count: level.height)
+                rowUpper[l * Tile.pixels + k] = j - first
+                rowFraction[l * Tile.pixels + k] = fy
+            }
+        }
+    }
+
+    /// Starts the tile at columns `x0 ..< x0 + count` of the tile row, reading the slots whose
+    /// bit `slot(level, field)` is set in `slots`.
+    @inline(__always) func begin(x0: Int, count: Int, slots: UInt64) {
         columns[0] = x0
         columns[1] = count
         for s in 0..<(3 * levels) {
             done[s] = 0
             guard slots & (1 << UInt64(s)) != 0 else { continue }
-            let level = views[s / 3]
-            first[s] = BokehLevel.position(y0, cell: level.cell, count: level.height).0
+            first[s] = rowUpper[levels * Tile.pixels + s / 3]
         }
     }
 
-    /// Moves the slots of `slots` to pixel row `y`.
-    @inline(__always) func row(_ y: Int, slots: UInt64) {
+    /// Moves the slots of `slots` to the tile row's pixel row `k`.
+    @inline(__always) func row(_ k: Int, slots: UInt64) {
         var remaining = slots
         while remaining != 0 {
             let s = remaining.trailingZeroBitCount
             remaining &= remaining - 1
-            let level = views[s / 3]
-            let (j, fy) = BokehLevel.position(y, cell: level.cell, count: level.height)
-            upper[s] = j - first[s]
-            fraction[s] = fy
+            let i = (s / 3) * Tile.pixels + k
+            upper[s] = rowUpper[i]
+            fraction[s] = rowFraction[i]
         }
     }
 
