@@ -1,10 +1,11 @@
 extension DisparityUpsampler {
     /// Colour difference (√linear light, squared, summed over the channels) past which a pixel
-    /// stands out from a neighbour two pixels away: three times the refinement's colour scale,
-    /// where its closeness weight reaches 0.
-    static let thinContrast: Float = 3 * refineColourScale
-    /// Colour difference under which two touching pixels belong to the same structure.
-    static let thinContinuity: Float = refineColourScale
+    /// stands out from a neighbour two pixels away: twice the refinement's colour scale.
+    static let thinContrast: Float = 2 * refineColourScale
+    /// Colour difference under which two touching pixels belong to the same structure: where the
+    /// refinement's closeness weight reaches 0 (a strand's rim pixels, partly covered, still
+    /// join it).
+    static let thinContinuity: Float = 3 * refineColourScale
     /// How much nearer than a pixel (in shares of the map's whole range) a touching pixel of its
     /// structure must be to lend it its depth: well above the gradients the guided model leaves.
     static let thinJump: Float = 0.1
