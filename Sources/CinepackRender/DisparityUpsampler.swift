@@ -19,6 +19,8 @@ import CinepackFormat
 /// 5. Where the map steps (`layerModels` tells where), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
 ///    two depths the depth of the decided pixels of their own colour nearby.
+/// 6. Along thin structures (wires, strands) that the map hits only here and there, the depth
+///    decided at the hits is carried between them (`carryAlongThinStructures`).
 ///
 /// Deterministic and thread-count independent; O(picture pixels) with a small constant. A map
 /// with no valid value gives NaN everywhere (the renderer treats NaN as in focus).
@@ -78,6 +80,8 @@ package enum DisparityUpsampler {
             refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
+            carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low)
+            clock.lap("thin")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
             withExtendedLifetime((map, colourBuffer, guideBuffer, spreadBuffer, coefficientBuffer, layerBuffer, ceilingBuffer)) {}

@@ -72,11 +72,12 @@ struct PreviewMapEvaluation: Sendable {
 @Suite struct PreviewFromMapTests {
     /// How far previewing from the map may fall below previewing the upsampled map, in dB of
     /// PSNR: each scene and sampling overall and on its edge band, and the edge-band mean. The
-    /// most lost is on hair from an area-averaged map (2.7 dB overall): the upsampler lifts
-    /// strands thinner than a cell out of their cells' mixed values (spec/render.md §2 step 7),
+    /// most lost is on hair from an area-averaged map (2.7 dB overall, 3.0 dB on the edge band):
+    /// the upsampler lifts strands thinner than a cell out of their cells' mixed values and
+    /// carries their depth between the cells that hold them (spec/render.md §2 steps 6 and 7),
     /// which the preview's cheaper path does not attempt.
     static let largestLoss = 3.0
-    static let largestEdgeLoss = 3.0
+    static let largestEdgeLoss = 3.5
     static let largestMeanEdgeLoss = 0.5
 
     @Test func previewFromTheMapScoresLikePreviewFromTheUpsampledMap() {

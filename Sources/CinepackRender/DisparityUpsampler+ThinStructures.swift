@@ -1,0 +1,208 @@
+extension DisparityUpsampler {
+    /// Colour difference (√linear light, squared, summed over the channels) past which a pixel
+    /// stands out from a neighbour two pixels away: twice the refinement's colour scale.
+    static let thinContrast: Float = 2 * refineColourScale
+    /// Colour difference under which two touching pixels belong to the same structure: where the
+    /// refinement's closeness weight reaches 0 (a strand's rim pixels, partly covered, still
+    /// join it).
+    static let thinContinuity: Float = 3 * refineColourScale
+    /// How much nearer than a pixel (in shares of the map's whole range) a touching pixel of its
+    /// structure must be to lend it its depth: well above the gradients the guided model leaves.
+    static let thinJump: Float = 0.1
+    /// How far (in map cells, counted in pixels) a depth is carried along a thin structure from
+    /// the pixel the models decided it at.
+    static let thinReachCells = 6
+    /// The cells looked at: those within this many cells of one that holds a structure thinner
+    /// than a cell (a strand's gap between two hits up to 2 · `thinAround` + 1 cells apart is
+    /// bridged).
+    static let thinAround = 2
+
+    /// Carries decided depths along thin structures (spec/render.md §2 step 6): a map cell
+    /// larger than a wire or a strand one or two pixels wide misses it (point samples) or
+    /// dilutes it (averages), so only its pixels near the samples that hit it take its depth
+    /// from the models. A pixel takes the depth of a touching pixel that is nearer by more than
+    /// `thinJump` of the map's range when
+    /// - both are thin across the step between them (a structure followed along its length: the
+    ///   pixels two away on both sides, perpendicular to the step, differ from each by more than
+    ///   `thinContrast`),
+    /// - their colours agree within `thinContinuity`,
+    /// - the step turns by at most 45° from the way the depth left the pixel it was decided at
+    ///   (a structure is followed, not left for one crossing it), at most `thinReachCells`
+    ///   cells' worth of pixels from there,
+    /// - and such a depth reaches the pixel both ways along the structure (one raster sweep
+    ///   down, one up): a gap between the decided stretches of one strand, not a line of the
+    ///   background leading away from where a strand crosses it. The pixel takes the lesser of
+    ///   the two.
+    ///
+    /// Only the cells within `thinAround` of a cell that holds a structure thinner than a cell in
+    /// the map are looked at (most pictures have few: the pass then costs next to nothing).
+    /// Deterministic: sequential sweeps in a fixed order.
+    static func carryAlongThinStructures(
+        _ depths: inout [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ map: UnsafeMutablePointer<Float>,
+        _ colour: UnsafeMutablePointer<Float>,
+        _ W: Int, _ H: Int, _ w: Int, _ h: Int, range: Float
+    ) {
+        let jump = thinJump * range
+        guard W >= 5, H >= 5, w >= 3, h >= 3, jump > 0 else { return }
+        // The cells looked at: those within `thinAround` of a cell holding a structure thinner
+        // than a cell in the map (its two neighbours along x, along y or along a diagonal both
+        // farther by more than `jump`: a point sample that hit a strand, or an average that
+        // holds one).
+        var looked = [Bool](repeating: false, count: w * h)
+        var any = false
+        for j in 1..<(h - 1) {
+            for i in 1..<(w - 1) {
+                let v = map[j * w + i] - jump
+                guard layers[j * w + i].high - layers[j * w + i].low > jump else { continue }
+                let thin =
+                    (map[j * w + i - 1] < v && map[j * w + i + 1] < v) || (map[j * w - w + i] < v && map[j * w + w + i] < v)
+                    || (map[j * w - w + i - 1] < v && map[j * w + w + i + 1] < v)
+                    || (map[j * w - w + i + 1] < v && map[j * w + w + i - 1] < v)
+                guard thin else { continue }
+                any = true
+                for y in max(0, j - thinAround)...min(h - 1, j + thinAround) {
+                    for x in max(0, i - thinAround)...min(w - 1, i + thinAround) { looked[y * w + x] = true }
+                }
+            }
+        }
+        guard any else { return }
+        // The looked-at cells' pixels are kept apart, a cell's pixels together (`slot` per cell,
+        // `area` entries a slot, row by row of the cell): the state of the sweeps then touches
+        // memory in proportion to the cells looked at, not to the picture.
+        let cellColumn = (0..<W).map { min(w - 1, $0 * w / W) }
+        let cellRow = (0..<H).map { min(h - 1, $0 * h / H) }
+        let columnStart = (0...w).map { ($0 * W + w - 1) / w }
+        let rowStart = (0...h).map { ($0 * H + h - 1) / h }
+        let (cellWidth, cellHeight) = ((W + w - 1) / w, (H + h - 1) / h)
+        let area = cellWidth * cellHeight
+        var slotList = [Int32](repeating: -1, count: w * h)
+        var runs = [[Range<Int>]](repeating: [], count: h)
+        var slots: Int32 = 0
+        for j in 0..<h {
+            var i = 0
+            while i < w {
+                guard looked[j * w + i] else {
+                    i += 1
+                    continue
+                }
+                let first = i
+                while i < w && looked[j * w + i] {
+                    slotList[j * w + i] = slots
+                    slots += 1
+                    i += 1
+                }
+                runs[j].append(columnStart[first]..<columnStart[i])
+            }
+        }
+        let slot = slotList
+        let plane = W * H
+        let (red, green, blue) = (colour, colour + plane, colour + 2 * plane)
+        let reach = thinReachCells * refineReach(W, w)
+        @inline(__always) func difference(_ a: Int, _ b: Int) -> Float {
+            let (r, g, bl) = (red[a] - red[b], green[a] - green[b], blue[a] - blue[b])
+            return r * r + g * g + bl * bl
+        }
+        /// Where pixel (x, y) is kept, or −1 when its cell is not looked at.
+        @inline(__always) func kept(_ x: Int, _ y: Int) -> Int {
+            let (i, j) = (cellColumn[x], cellRow[y])
+            let s = Int(slot[j * w + i])
+            return s < 0 ? -1 : s * area + (y - rowStart[j]) * cellWidth + (x - columnStart[i])
+        }
+        let count = Int(slots) * area
+        // Per sweep: the steps a carried depth came (bits 0…11; 0: not carried) and the way (1…8,
+        // bits 12…15) it left its decided pixel; the carried depth, read only where carried.
+        let buffers = (
+            state: (RawBuffer<UInt16>(count: count), RawBuffer<UInt16>(count: count)),
+            carried: (RawBuffer<Float>(count: count, zeroed: false), RawBuffer<Float>(count: count, zeroed: false)),
+            thinness: RawBuffer<UInt8>(count: count)
+        )
+        defer { withExtendedLifetime(buffers) {} }
+        let thinness = buffers.thinness.base
+        /// The directions (bits 0…3: across x, across y, across the diagonal, across the
+        /// anti-diagonal) across which pixel (x, y) is thin in the picture (its neighbours two
+        /// away on both sides differ from it), worked out once (bit 7: known).
+        @inline(__always) func across(_ x: Int, _ y: Int, _ s: Int) -> UInt8 {
+            if thinness[s] != 0 { return thinness[s] }
+            let k = y * W + x
+            var mask: UInt8 = 0x80
+            @inline(__always) func test(_ dx: Int, _ dy: Int, _ bit: UInt8) {
+                let (ax, ay, bx, by) = (x + 2 * dx, y + 2 * dy, x - 2 * dx, y - 2 * dy)
+                guard ax >= 0, ax < W, ay >= 0, ay < H, bx >= 0, bx < W, by >= 0, by < H else { return }
+                if difference(k, ay * W + ax) > thinContrast && difference(k, by * W + bx) > thinContrast { mask |= bit }
+            }
+            test(1, 0, 1)
+            test(0, 1, 2)
+            test(1, 1, 4)
+            test(1, -1, 8)
+            thinness[s] = mask
+            return mask
+        }
+        depths.withUnsafeMutableBufferPointer { buffer in
+            let d = buffer.baseAddress!
+            /// One raster sweep, down (each pixel reads its neighbours above and to the left) or
+            /// up.
+            func sweep(forward: Bool, _ state: UnsafeMutablePointer<UInt16>, _ carried: UnsafeMutablePointer<Float>) {
+                let sign = forward ? -1 : 1
+                for n in 0..<H {
+                    let y = forward ? n : H - 1 - n
+                    let j = cellRow[y]
+                    let cellRuns = runs[j]
+                    for r in 0..<cellRuns.count {
+                        let run = cellRuns[forward ? r : cellRuns.count - 1 - r]
+                        for m in 0..<run.count {
+                            let x = forward ? run.lowerBound + m : run.upperBound - 1 - m
+                            let k = y * W + x
+                            let own = kept(x, y)
+                            var best = d[k] + jump
+                            var from = -1
+                            var fromKept = -1
+                            var way = 0
+                            /// Neighbour (x + dx, y + dy), the step's way from it (1…8 around the
+                            /// circle) and the `across` bit perpendicular to the step.
+                            @inline(__always) func consider(_ dx: Int, _ dy: Int, _ step: Int, _ bit: UInt8) {
+                                let (xx, yy) = (x + dx, y + dy)
+                                guard xx >= 0, xx < W, yy >= 0, yy < H else { return }
+                                let q = yy * W + xx
+                                let s = kept(xx, yy)
+                                let st = s >= 0 ? state[s] : 0
+                                let hops = Int(st & 0xFFF)
+                                let depth = hops > 0 ? carried[s] : d[q]
+                                guard depth > best, hops < reach, s >= 0, difference(k, q) < thinContinuity else { return }
+                                if hops > 0 {
+                                    let turn = (step - Int(st >> 12) + 8) % 8
+                                    guard turn <= 1 || turn == 7 else { return }
+                                }
+                                guard across(x, y, own) & bit != 0, across(xx, yy, s) & bit != 0 else { return }
+                                (best, from, fromKept, way) = (depth, q, s, step)
+                            }
+                            // Down: left, up-left, up, up-right (steps east, south-east, south,
+                            // south-west); up: the mirror image.
+                            consider(sign, 0, forward ? 1 : 5, 2)
+                            consider(sign, sign, forward ? 2 : 6, 8)
+                            consider(0, sign, forward ? 3 : 7, 1)
+                            consider(-sign, sign, forward ? 4 : 8, 4)
+                            guard from >= 0 else { continue }
+                            let previous = state[fromKept]
+                            carried[own] = best
+                            let heading = previous & 0xFFF > 0 ? previous >> 12 : UInt16(way)
+                            state[own] = (previous & 0xFFF + 1) | heading << 12
+                        }
+                    }
+                }
+            }
+            let (down, up) = (buffers.state.0.base, buffers.state.1.base)
+            let (downDepth, upDepth) = (buffers.carried.0.base, buffers.carried.1.base)
+            sweep(forward: true, down, downDepth)
+            sweep(forward: false, up, upDepth)
+            // A pixel takes a carried depth only where one reaches it both ways.
+            for y in 0..<H {
+                for run in runs[cellRow[y]] {
+                    for x in run {
+                        let s = kept(x, y)
+                        if down[s] & 0xFFF > 0 && up[s] & 0xFFF > 0 { d[y * W + x] = min(downDepth[s], upDepth[s]) }
+                    }
+                }
+            }
+        }
+    }
+}

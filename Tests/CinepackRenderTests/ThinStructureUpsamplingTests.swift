@@ -1,0 +1,113 @@
+import CinepackFormat
+import CinepackRender
+import Foundation
+import Testing
+
+/// Thin structures from a disparity map at 1/4 size (spec/render.md §2 step 6): a strand one
+/// pixel wide, in front, that the map's point samples hit only every few rows, takes its own
+/// depth along its whole length between the hits; thin lines of the background, which no sample
+/// puts in front, stay behind.
+@Suite struct ThinStructureUpsamplingTests {
+    static let (width, height) = (160, 120)
+    static let (near, far): (Float, Float) = (1.5, 0.2)
+
+    /// A textured background (shading, and a grid of thin light lines every 9 px) at `far`, a
+    /// dark strand one pixel wide at `near` along `x = x0 + slope · y` (rows 4…115), and no strand
+    /// when `strand` is false.
+    static func scene(strand: Bool, x0: Float, slope: Float) -> (picture: LinearImage, truth: [Float], onStrand: [Bool]) {
+        var picture = LinearImage(width: width, height: height)
+        var truth = [Float](repeating: far, count: width * height)
+        var onStrand = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            let centre = Int((x0 + slope * Float(y)).rounded())
+            for x in 0..<width {
+                let (u, v) = (Float(x), Float(y))
+                let shade = 0.04 * SIMD3(sin(u / 5 + v / 7), sin(u / 6 - v / 4 + 1), sin(v / 5 - u / 9 + 2))
+                let line = x % 9 == 4 || y % 9 == 4
+                var colour = (line ? SIMD3<Float>(0.75, 0.72, 0.65) : SIMD3<Float>(0.35, 0.22, 0.15)) + shade
+                if strand && x == centre && y >= 4 && y < 116 {
+                    colour = SIMD3(0.03, 0.03, 0.05)
+                    truth[y * width + x] = near
+                    onStrand[y * width + x] = true
+                }
+                picture.setPixel(x, y, colour)
+            }
+        }
+        return (picture, truth, onStrand)
+    }
+
+    /// The value at the pixel nearest each 4 × 4 cell's centre.
+    static func pointSampled(_ truth: [Float]) -> DisparityMap {
+        let (w, h) = (width / 4, height / 4)
+        var values = [Float](repeating: 0, count: w * h)
+        for j in 0..<h {
+            for i in 0..<w { values[j * w + i] = truth[(4 * j + 2) * width + 4 * i + 2] }
+        }
+        return DisparityMap(width: w, height: h, values: values)
+    }
+
+    @Test(arguments: [(Float(20), Float(0.37)), (Float(131), Float(-0.23)), (Float(70), Float(0.61))])
+    func aStrandHitEveryFewRowsTakesItsDepthBetweenTheHits(x0: Float, slope: Float) {
+        let (picture, truth, onStrand) = Self.scene(strand: true, x0: x0, slope: slope)
+        let map = Self.pointSampled(truth)
+        let hits = map.values.filter { $0 == Self.near }.count
+        // The samples hit the strand in a few rows only.
+        #expect(hits >= 3 && hits <= 12, "\(hits) samples on the strand")
+        let up = DisparityUpsampler.upsample(map, guide: picture)
+        let step = Self.near - Self.far
+        // The strand's pixels between two hits at most five map rows apart (the reach of the
+        // rule; the ends beyond the first and last hit carry nothing).
+        let hitRows = (0..<(Self.height / 4)).filter { j in (0..<(Self.width / 4)).contains { map[$0, j] == Self.near } }
+        var rows = Set<Int>()
+        for (a, b) in zip(hitRows, hitRows.dropFirst()) where b - a <= 5 {
+            for y in (4 * a + 2)...(4 * b + 2) { rows.insert(y) }
+        }
+        var strand = 0
+        var taken = 0
+        var falseNear = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let k = y * Self.width + x
+                if onStrand[k] && rows.contains(y) {
+                    strand += 1
+                    if up[k] > Self.far + 0.8 * step { taken += 1 }
+                } else if !onStrand[k] {
+                    // Background two pixels or more from the strand.
+                    let centre = x0 + slope * Float(y)
+                    if abs(Float(x) - centre) >= 2.5 && up[k] > Self.far + 0.2 * step { falseNear += 1 }
+                }
+            }
+        }
+        #expect(Float(taken) >= 0.9 * Float(strand), "\(taken) of \(strand) strand pixels at its depth")
+        #expect(falseNear == 0, "\(falseNear) background pixels in front")
+        #expect(up.allSatisfy { $0 >= Self.far - 1e-4 && $0 <= Self.near + 1e-4 })
+    }
+
+    /// The same background with no strand and a block in front elsewhere (so the map steps): none
+    /// of its thin lines is put in front.
+    @Test func aTexturedBackgroundGetsNoFalseStrands() {
+        var (picture, truth, _) = Self.scene(strand: false, x0: 0, slope: 0)
+        for y in 40..<80 {
+            for x in 100..<140 {
+                truth[y * Self.width + x] = Self.near
+                picture.setPixel(x, y, SIMD3(0.03, 0.03, 0.05))
+            }
+        }
+        // Isolated near samples too: single cells in front, as a strand hit would leave them.
+        for (x, y) in [(30, 30), (62, 90), (46, 62)] {
+            truth[y * Self.width + x] = Self.near
+        }
+        let map = Self.pointSampled(truth)
+        let up = DisparityUpsampler.upsample(map, guide: picture)
+        let step = Self.near - Self.far
+        var falseNear = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width where !(x >= 92 && x < 148 && y >= 32 && y < 88) {
+                // Away from the block and from the isolated samples' own cells and neighbours.
+                let nearSample = [(30, 30), (62, 90), (46, 62)].contains { abs($0.0 - x) < 8 && abs($0.1 - y) < 8 }
+                if !nearSample && up[y * Self.width + x] > Self.far + 0.2 * step { falseNear += 1 }
+            }
+        }
+        #expect(falseNear == 0, "\(falseNear) background pixels in front")
+    }
+}
