@@ -36,11 +36,11 @@ extension DisparityUpsampler {
     ///
     /// Only the cells within `thinAround` of a cell that holds a structure thinner than a cell in
     /// the map are looked at (most pictures have few: the pass then costs next to nothing).
-    /// Deterministic: sequential sweeps in a fixed order.
+    /// Deterministic: each sweep runs in a fixed order (the two at once, each on its own state).
     static func carryAlongThinStructures(
         _ depths: inout [Float], _ layers: UnsafeMutablePointer<LayerModel>, _ map: UnsafeMutablePointer<Float>,
         _ colour: UnsafeMutablePointer<Float>,
-        _ W: Int, _ H: Int, _ w: Int, _ h: Int, range: Float
+        _ W: Int, _ H: Int, _ w: Int, _ h: Int, range: Float, threads: Int?
     ) {
         let jump = thinJump * range
         guard W >= 5, H >= 5, w >= 3, h >= 3, jump > 0 else { return }
@@ -95,33 +95,35 @@ extension DisparityUpsampler {
             }
         }
         let slot = slotList
+        let cellRuns = runs
         let plane = W * H
-        let (red, green, blue) = (colour, colour + plane, colour + 2 * plane)
+        let rgb = Shared(colour)
         let reach = thinReachCells * refineReach(W, w)
-        @inline(__always) func difference(_ a: Int, _ b: Int) -> Float {
+        @Sendable @inline(__always) func difference(_ a: Int, _ b: Int) -> Float {
+            let (red, green, blue) = (rgb.p, rgb.p + plane, rgb.p + 2 * plane)
             let (r, g, bl) = (red[a] - red[b], green[a] - green[b], blue[a] - blue[b])
             return r * r + g * g + bl * bl
         }
         /// Where pixel (x, y) is kept, or −1 when its cell is not looked at.
-        @inline(__always) func kept(_ x: Int, _ y: Int) -> Int {
+        @Sendable @inline(__always) func kept(_ x: Int, _ y: Int) -> Int {
             let (i, j) = (cellColumn[x], cellRow[y])
             let s = Int(slot[j * w + i])
             return s < 0 ? -1 : s * area + (y - rowStart[j]) * cellWidth + (x - columnStart[i])
         }
         let count = Int(slots) * area
-        // Per sweep: the steps a carried depth came (bits 0…11; 0: not carried) and the way (1…8,
-        // bits 12…15) it left its decided pixel; the carried depth, read only where carried.
+        // Per sweep (the two run at once): the steps a carried depth came (bits 0…11; 0: not
+        // carried) and the way (1…8, bits 12…15) it left its decided pixel; the carried depth,
+        // read only where carried; the `across` directions, worked out when first asked.
         let buffers = (
             state: (RawBuffer<UInt16>(count: count), RawBuffer<UInt16>(count: count)),
             carried: (RawBuffer<Float>(count: count, zeroed: false), RawBuffer<Float>(count: count, zeroed: false)),
-            thinness: RawBuffer<UInt8>(count: count)
+            thinness: (RawBuffer<UInt8>(count: count), RawBuffer<UInt8>(count: count))
         )
         defer { withExtendedLifetime(buffers) {} }
-        let thinness = buffers.thinness.base
         /// The directions (bits 0…3: across x, across y, across the diagonal, across the
         /// anti-diagonal) across which pixel (x, y) is thin in the picture (its neighbours two
         /// away on both sides differ from it), worked out once (bit 7: known).
-        @inline(__always) func across(_ x: Int, _ y: Int, _ s: Int) -> UInt8 {
+        @Sendable @inline(__always) func across(_ x: Int, _ y: Int, _ s: Int, _ thinness: UnsafeMutablePointer<UInt8>) -> UInt8 {
             if thinness[s] != 0 { return thinness[s] }
             let k = y * W + x
             var mask: UInt8 = 0x80
@@ -138,17 +140,21 @@ extension DisparityUpsampler {
             return mask
         }
         depths.withUnsafeMutableBufferPointer { buffer in
-            let d = buffer.baseAddress!
+            let decided = Shared(buffer.baseAddress!)
             /// One raster sweep, down (each pixel reads its neighbours above and to the left) or
-            /// up.
-            func sweep(forward: Bool, _ state: UnsafeMutablePointer<UInt16>, _ carried: UnsafeMutablePointer<Float>) {
+            /// up; it reads the decided depths only.
+            @Sendable func sweep(
+                forward: Bool, _ state: UnsafeMutablePointer<UInt16>, _ carried: UnsafeMutablePointer<Float>,
+                _ thinness: UnsafeMutablePointer<UInt8>
+            ) {
+                let d = decided.p
                 let sign = forward ? -1 : 1
                 for n in 0..<H {
                     let y = forward ? n : H - 1 - n
                     let j = cellRow[y]
-                    let cellRuns = runs[j]
-                    for r in 0..<cellRuns.count {
-                        let run = cellRuns[forward ? r : cellRuns.count - 1 - r]
+                    let rowRuns = cellRuns[j]
+                    for r in 0..<rowRuns.count {
+                        let run = rowRuns[forward ? r : rowRuns.count - 1 - r]
                         for m in 0..<run.count {
                             let x = forward ? run.lowerBound + m : run.upperBound - 1 - m
                             let k = y * W + x
@@ -172,7 +178,7 @@ extension DisparityUpsampler {
                                     let turn = (step - Int(st >> 12) + 8) % 8
                                     guard turn <= 1 || turn == 7 else { return }
                                 }
-                                guard across(x, y, own) & bit != 0, across(xx, yy, s) & bit != 0 else { return }
+                                guard across(x, y, own, thinness) & bit != 0, across(xx, yy, s, thinness) & bit != 0 else { return }
                                 (best, from, fromKept, way) = (depth, q, s, step)
                             }
                             // Down: left, up-left, up, up-right (steps east, south-east, south,
@@ -192,11 +198,18 @@ extension DisparityUpsampler {
             }
             let (down, up) = (buffers.state.0.base, buffers.state.1.base)
             let (downDepth, upDepth) = (buffers.carried.0.base, buffers.carried.1.base)
-            sweep(forward: true, down, downDepth)
-            sweep(forward: false, up, upDepth)
+            let sweeps = (
+                down: (Shared(down), Shared(downDepth), Shared(buffers.thinness.0.base)),
+                up: (Shared(up), Shared(upDepth), Shared(buffers.thinness.1.base))
+            )
+            parallelFor(2, threads: threads) { k in
+                let (state, carried, thinness) = k == 0 ? sweeps.down : sweeps.up
+                sweep(forward: k == 0, state.p, carried.p, thinness.p)
+            }
+            let d = decided.p
             // A pixel takes a carried depth only where one reaches it both ways.
             for y in 0..<H {
-                for run in runs[cellRow[y]] {
+                for run in cellRuns[cellRow[y]] {
                     for x in run {
                         let s = kept(x, y)
                         if down[s] & 0xFFF > 0 && up[s] & 0xFFF > 0 { d[y * W + x] = min(downDepth[s], upDepth[s]) }

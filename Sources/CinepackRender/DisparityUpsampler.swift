@@ -80,7 +80,7 @@ package enum DisparityUpsampler {
             refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
-            carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low)
+            carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low, threads: threads)
             clock.lap("thin")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
