@@ -764,6 +764,24 @@ package enum DisparityUpsampler {
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
+                        if !recorded, let cache {
+                            // The first pass's colour weights into the cache in a loop of their
+                            // own (fused with the sums below, the compiler splits the vectors
+                            // into pieces), the same slots the sums then read.
+                            var s = slot
+                            for row in 0..<perRow {
+                                let yy = y &- reach &+ row &* stride
+                                guard yy >= 0 && yy < H else { continue }
+                                for column in 0..<perRow {
+                                    let q = yy &* W &+ x &- reach &+ column &* stride
+                                    let dr = load8(red + q) - own.0
+                                    let dg = load8(green + q) - own.1
+                                    let db = load8(blue + q) - own.2
+                                    cache.p[s] = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    s += 1
+                                }
+                            }
+                        }
                         for row in 0..<perRow {
                             let yy = y &- reach &+ row &* stride
                             guard yy >= 0 && yy < H else { continue }
@@ -771,14 +789,13 @@ package enum DisparityUpsampler {
                             for column in 0..<perRow {
                                 let q = yy &* W &+ x &- reach &+ column &* stride
                                 let near: SIMD8<Float>
-                                if recorded, let cache {
+                                if let cache {
                                     near = cache.p[slot]
                                 } else {
                                     let dr = load8(red + q) - own.0
                                     let dg = load8(green + q) - own.1
                                     let db = load8(blue + q) - own.2
                                     near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                    cache?.p[slot] = near
                                 }
                                 slot += 1
                                 // Not skipped where no lane's colour is close: the tap then adds
