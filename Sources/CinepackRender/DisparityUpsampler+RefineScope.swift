@@ -37,7 +37,14 @@ extension DisparityUpsampler {
                 if steps[(j * w)..<(j * w + w)].contains(true) {
                     for g in 0..<groups {
                         let x = 8 * g
-                        guard (x..<min(W, x + 8)).contains(where: { steps[j * w + cellColumn[$0]] }) else { continue }
+                        let end = min(W, x + 8)
+                        // A cell at least a pixel wide: the group's pixels lie in a run of
+                        // neighbouring cells, each looked at once rather than once a pixel.
+                        let stepping =
+                            W >= w
+                            ? (cellColumn[x]...cellColumn[end - 1]).contains(where: { steps[j * w + $0] })
+                            : (x..<end).contains(where: { steps[j * w + cellColumn[$0]] })
+                        guard stepping else { continue }
                         list.append(Int32(g))
                         if x + 8 <= W && x >= reach && x + 7 + reach < W { perMapRow[j] += 1 }
                     }

@@ -121,33 +121,47 @@ package enum DisparityUpsampler {
             // Every picture row is made into the planes by exactly one row of cells.
             let owned = (j * H / h)..<((j + 1) * H / h)
             // The rows' √colour summed column by column (one plane a channel), then each cell's
-            // columns.
+            // columns. The footprint's rows this row of cells does not own are made in scratch rows.
             let buffers = (
                 sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8),
-                scratch: RawBuffer<Float>(count: W * 3, zeroed: false)
+                scratch: RawBuffer<Float>(count: W * 3 * rows.count, zeroed: false)
             )
             defer { withExtendedLifetime(buffers) {} }
             let (sums, squares) = (buffers.sums.base, buffers.squares.base)
+            // The footprint's rows in order, each with its channels' stride.
+            var made: [(row: UnsafeMutablePointer<Float>, stride: Int)] = []
+            made.reserveCapacity(rows.count)
             for y in min(rows.lowerBound, owned.lowerBound)..<max(rows.upperBound, owned.upperBound) {
-                let target = owned.contains(y) ? planes.p + y * W : buffers.scratch.base
+                let target = owned.contains(y) ? planes.p + y * W : buffers.scratch.base + (y - rows.lowerBound) * W * 3
                 let stride = owned.contains(y) ? plane : W
                 colourRow(source.p + y * W * 3, W, into: target, stride: stride)
-                guard rows.contains(y) else { continue }
-                for channel in 0..<3 {
-                    let row = target + channel * stride
-                    let (sum, square) = (sums + channel * W, squares + channel * W)
-                    var k = 0
-                    while k + 8 <= W {
-                        let r = load8(row + k)
-                        store8(sum + k, load8(sum + k) + r)
-                        store8(square + k, load8(square + k) + r * r)
-                        k += 8
+                if rows.contains(y) { made.append((target, stride)) }
+            }
+            // Down the rows in registers, eight columns at a time, the rows added in order (as
+            // into a zeroed sum row one row at a time), each sum stored once.
+            for channel in 0..<3 {
+                let (sum, square) = (sums + channel * W, squares + channel * W)
+                var k = 0
+                while k + 8 <= W {
+                    var (s, q) = (SIMD8<Float>(), SIMD8<Float>())
+                    for (row, stride) in made {
+                        let r = load8(row + channel * stride + k)
+                        s += r
+                        q += r * r
                     }
-                    while k < W {
-                        sum[k] += row[k]
-                        square[k] += row[k] * row[k]
-                        k += 1
+                    store8(sum + k, s)
+                    store8(square + k, q)
+                    k += 8
+                }
+                while k < W {
+                    var (s, q): (Float, Float) = (0, 0)
+                    for (row, stride) in made {
+                        let r = row[channel * stride + k]
+                        s += r
+                        q += r * r
                     }
+                    (sum[k], square[k]) = (s, q)
+                    k += 1
                 }
             }
             var first = 0
@@ -158,15 +172,32 @@ package enum DisparityUpsampler {
                 while first + 8 <= w {
                     var (sR, sG, sB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
                     var (qR, qG, qB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
-                    for t in 0..<c {
-                        /// Column `t` of each of the eight cells.
-                        @inline(__always) func column(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-                            var r = SIMD8<Float>()
-                            for k in 0..<8 { r[k] = p[(first + k) * c + t] }
-                            return r
+                    if c == 4 {
+                        // Four pixels a cell (a quarter-size map): the eight cells' 32 columns are
+                        // four whole vectors, dealt out to the columns by lane shuffles rather
+                        // than gathered a float at a time. Added in the same order as below.
+                        @inline(__always) func added(_ s: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+                            let q = p + first * 4
+                            let (a, b, c, d) = (load8(q), load8(q + 8), load8(q + 16), load8(q + 24))
+                            let c0 = SIMD8(a[0], a[4], b[0], b[4], c[0], c[4], d[0], d[4])
+                            let c1 = SIMD8(a[1], a[5], b[1], b[5], c[1], c[5], d[1], d[5])
+                            let c2 = SIMD8(a[2], a[6], b[2], b[6], c[2], c[6], d[2], d[6])
+                            let c3 = SIMD8(a[3], a[7], b[3], b[7], c[3], c[7], d[3], d[7])
+                            return s + c0 + c1 + c2 + c3
                         }
-                        (sR, sG, sB) = (sR + column(sums), sG + column(sums + W), sB + column(sums + 2 * W))
-                        (qR, qG, qB) = (qR + column(squares), qG + column(squares + W), qB + column(squares + 2 * W))
+                        (sR, sG, sB) = (added(sR, sums), added(sG, sums + W), added(sB, sums + 2 * W))
+                        (qR, qG, qB) = (added(qR, squares), added(qG, squares + W), added(qB, squares + 2 * W))
+                    } else {
+                        for t in 0..<c {
+                            /// Column `t` of each of the eight cells.
+                            @inline(__always) func column(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+                                var r = SIMD8<Float>()
+                                for k in 0..<8 { r[k] = p[(first + k) * c + t] }
+                                return r
+                            }
+                            (sR, sG, sB) = (sR + column(sums), sG + column(sums + W), sB + column(sums + 2 * W))
+                            (qR, qG, qB) = (qR + column(squares), qG + column(squares + W), qB + column(squares + 2 * W))
+                        }
                     }
                     (sR, sG, sB) = (sR / n, sG / n, sB / n)
                     let cell = j * w + first
@@ -424,12 +455,6 @@ package enum DisparityUpsampler {
         return r
     }
 
-    @inline(__always) private static func latestMax(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
-        var r = a
-        for i in 0..<4 { r[i] = b[i] >= a[i] ? b[i] : a[i] }
-        return r
-    }
-
     /// Separation below which the two layers' colours do not decide at all, and the span over
     /// which the confidence rises to 1 above it.
     static let separationFloor: Float = 1.5
@@ -523,14 +548,29 @@ package enum DisparityUpsampler {
                 let rowBuffer = RawBuffer<Float>(count: (last - first + 1) * 6 * stride, zeroed: false)
                 defer { withExtendedLifetime(rowBuffer) {} }
                 let rows = rowBuffer.base
+                // Per map cell `i` and its right neighbour `min(i + 1, w − 1)` (the pair every
+                // picture column interpolates between): the models' difference and the pair's
+                // least value and highest ceiling, once a cell rather than once a column.
+                let pairBuffer = (
+                    difference: RawBuffer<SIMD4<Float>>(count: w, zeroed: false), low: RawBuffer<Float>(count: w, zeroed: false),
+                    high: RawBuffer<Float>(count: w, zeroed: false)
+                )
+                defer { withExtendedLifetime(pairBuffer) {} }
+                let (difference, pairLow, pairHigh) = (pairBuffer.difference.base, pairBuffer.low.base, pairBuffer.high.base)
                 for j in first...last {
                     let plane = rows + (j - first) * 6 * stride
                     let (models, values, tops) = (coef.p + j * w, map.p + j * w, ceiling.p + j * w)
+                    for i in 0..<w {
+                        let r = min(i + 1, w - 1)
+                        difference[i] = models[r] - models[i]
+                        pairLow[i] = min(values[i], values[r])
+                        pairHigh[i] = max(tops[i], tops[r])
+                    }
                     /// Column `x`'s model, interpolated as a whole (the same lane operations as
                     /// one component at a time).
                     @inline(__always) func model(_ x: Int) -> SIMD4<Float> {
-                        let c0 = models[left.p[x]]
-                        return c0 + fraction.p[x] * (models[right.p[x]] - c0)
+                        let i = left.p[x]
+                        return models[i] + fraction.p[x] * difference[i]
                     }
                     @inline(__always) func four(_ row: UnsafeMutablePointer<Float>, _ cells: UnsafeMutablePointer<Int>) -> SIMD4<Float> {
                         SIMD4(row[cells[0]], row[cells[1]], row[cells[2]], row[cells[3]])
@@ -543,9 +583,8 @@ package enum DisparityUpsampler {
                         store4(plane + stride + x, SIMD4(m0.y, m1.y, m2.y, m3.y))
                         store4(plane + 2 * stride + x, SIMD4(m0.z, m1.z, m2.z, m3.z))
                         store4(plane + 3 * stride + x, SIMD4(m0.w, m1.w, m2.w, m3.w))
-                        // `vmin` picks as `min` does, `latestMax` as `max`.
-                        store4(plane + 4 * stride + x, vmin(four(values, left.p + x), four(values, right.p + x)))
-                        store4(plane + 5 * stride + x, latestMax(four(tops, left.p + x), four(tops, right.p + x)))
+                        store4(plane + 4 * stride + x, four(pairLow, left.p + x))
+                        store4(plane + 5 * stride + x, four(pairHigh, left.p + x))
                         x += 4
                     }
                     while x < W {
@@ -554,8 +593,8 @@ package enum DisparityUpsampler {
                         plane[stride + x] = c.y
                         plane[2 * stride + x] = c.z
                         plane[3 * stride + x] = c.w
-                        plane[4 * stride + x] = min(values[left.p[x]], values[right.p[x]])
-                        plane[5 * stride + x] = max(tops[left.p[x]], tops[right.p[x]])
+                        plane[4 * stride + x] = pairLow[left.p[x]]
+                        plane[5 * stride + x] = pairHigh[left.p[x]]
                         x += 1
                     }
                     for k in 0..<6 { (plane + k * stride + W).update(repeating: 0, count: 8) }
@@ -764,6 +803,24 @@ package enum DisparityUpsampler {
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
+                        if !recorded, let cache {
+                            // The first pass's colour weights into the cache in a loop of their
+                            // own (fused with the sums below, the compiler splits the vectors
+                            // into pieces), the same slots the sums then read.
+                            var s = slot
+                            for row in 0..<perRow {
+                                let yy = y &- reach &+ row &* stride
+                                guard yy >= 0 && yy < H else { continue }
+                                for column in 0..<perRow {
+                                    let q = yy &* W &+ x &- reach &+ column &* stride
+                                    let dr = load8(red + q) - own.0
+                                    let dg = load8(green + q) - own.1
+                                    let db = load8(blue + q) - own.2
+                                    cache.p[s] = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    s += 1
+                                }
+                            }
+                        }
                         for row in 0..<perRow {
                             let yy = y &- reach &+ row &* stride
                             guard yy >= 0 && yy < H else { continue }
@@ -771,14 +828,13 @@ package enum DisparityUpsampler {
                             for column in 0..<perRow {
                                 let q = yy &* W &+ x &- reach &+ column &* stride
                                 let near: SIMD8<Float>
-                                if recorded, let cache {
+                                if let cache {
                                     near = cache.p[slot]
                                 } else {
                                     let dr = load8(red + q) - own.0
                                     let dg = load8(green + q) - own.1
                                     let db = load8(blue + q) - own.2
                                     near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                    cache?.p[slot] = near
                                 }
                                 slot += 1
                                 // Not skipped where no lane's colour is close: the tap then adds
