@@ -803,6 +803,13 @@ package enum DisparityUpsampler {
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
+                        /// The colour closeness of the taps at `q` to the eight pixels.
+                        @inline(__always) func closeness(_ q: Int) -> SIMD8<Float> {
+                            let dr = load8(red + q) - own.0
+                            let dg = load8(green + q) - own.1
+                            let db = load8(blue + q) - own.2
+                            return vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                        }
                         if !recorded, let cache {
                             // The first pass's colour weights into the cache in a loop of their
                             // own (fused with the sums below, the compiler splits the vectors
@@ -812,11 +819,7 @@ package enum DisparityUpsampler {
                                 let yy = y &- reach &+ row &* stride
                                 guard yy >= 0 && yy < H else { continue }
                                 for column in 0..<perRow {
-                                    let q = yy &* W &+ x &- reach &+ column &* stride
-                                    let dr = load8(red + q) - own.0
-                                    let dg = load8(green + q) - own.1
-                                    let db = load8(blue + q) - own.2
-                                    cache.p[s] = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
+                                    cache.p[s] = closeness(yy &* W &+ x &- reach &+ column &* stride)
                                     s += 1
                                 }
                             }
@@ -827,15 +830,7 @@ package enum DisparityUpsampler {
                             let wy = tent.p[row]
                             for column in 0..<perRow {
                                 let q = yy &* W &+ x &- reach &+ column &* stride
-                                let near: SIMD8<Float>
-                                if let cache {
-                                    near = cache.p[slot]
-                                } else {
-                                    let dr = load8(red + q) - own.0
-                                    let dg = load8(green + q) - own.1
-                                    let db = load8(blue + q) - own.2
-                                    near = vmax(1 - (dr * dr + dg * dg + db * db) * cut, SIMD8())
-                                }
+                                let near = if let cache { cache.p[slot] } else { closeness(q) }
                                 slot += 1
                                 // Not skipped where no lane's colour is close: the tap then adds
                                 // nothing (see above), and the test cost more than it saved.
