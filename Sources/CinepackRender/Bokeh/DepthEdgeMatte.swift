@@ -115,6 +115,19 @@ struct DepthEdgeMatte: Sendable {
                 n += 1
             }
         }
+        picture.values.withUnsafeBufferPointer { pixels in
+            disparity.withUnsafeBufferPointer { depths in
+                n = StrandGeometry.refine(
+                    buffer, count: n, picture: pixels.baseAddress!, disparity: depths.baseAddress!, width: width, height: height,
+                    threads: threads)
+            }
+        }
+        guard n > 0 else {
+            self.picture = picture
+            self.disparity = disparity
+            matted = nil
+            return
+        }
         // The engine's input: the split pixels replaced, in place (a few per mille of the
         // picture). The caller's picture and disparity are copied first only when the caller
         // still shares them: handed over, they are patched where they lie.
@@ -133,6 +146,29 @@ struct DepthEdgeMatte: Sendable {
         self.disparity = disparity
         matted = buffer
         matteCount = n
+    }
+
+    /// The split of pixel `index` of colour `colour` with coverage `alpha` on the mix line from
+    /// `back` along `delta` (spec/render.md §1.4 step 4).
+    static func split(
+        _ index: Int, colour: SIMD3<Float>, back: SIMD3<Float>, delta: SIMD3<Float>, alpha: Float, strength s: Float, isFront: Bool,
+        disparity d: Float, backDisparity: Float, line: MattedPixel.Line
+    ) -> MattedPixel {
+        // What the two colours leave unexplained is shared between the sides in proportion, so a
+        // whole pixel of either side keeps its own colour.
+        let beta = 1 - alpha
+        let residual = colour - back - alpha * delta
+        var behind = back + beta * residual
+        behind.replace(with: 0, where: behind .< 0)
+        var front = colour - beta * behind
+        front.replace(with: 0, where: front .< 0)
+        // A pixel of the sharp side moves toward the blurred side's depth only by the share it
+        // shows of it: the background hidden behind a nearly whole pixel stays unknown, and the
+        // engine fills around it from what is seen.
+        let convert = isFront ? s * min(beta / convertRamp, 1) : s
+        return MattedPixel(
+            index: index, behind: colour + convert * (behind - colour), disparity: isFront ? d + convert * (backDisparity - d) : d,
+            share: s * alpha, front: s * front, coverage: alpha, line: line)
     }
 
     private(set) var matteCount = 0
@@ -303,7 +339,8 @@ private struct Scan: @unchecked Sendable {
                 }
                 guard frontCount > 0, backCount > 0 else { return nil }
                 return mix(
-                    p, d: d, isFront: isFront, strength: s, contact: contact, interior: interior, fronts: fronts, frontCount: frontCount,
+                    p, d: d, middle: middle, isFront: isFront, strength: s, contact: contact, interior: interior, fronts: fronts,
+                    frontCount: frontCount,
                     backs: backs, backCount: backCount, backDisparity: backDisparity.baseAddress!, across: across)
             }
         }
@@ -313,7 +350,8 @@ private struct Scan: @unchecked Sendable {
     /// 4-neighbours on the sharp side; `interior`: whether a sharp-side sample lies inside that side;
     /// `across`: the blurred-side pixel facing it across a sharp side one pixel wide).
     private func mix(
-        _ p: Int, d: Float, isFront: Bool, strength s: Float, contact: Float, interior: Bool, fronts: UnsafePointer<SIMD4<Float>>,
+        _ p: Int, d: Float, middle: Float, isFront: Bool, strength s: Float, contact: Float, interior: Bool,
+        fronts: UnsafePointer<SIMD4<Float>>,
         frontCount: Int, backs: UnsafePointer<SIMD4<Float>>, backCount: Int, backDisparity: UnsafePointer<Float>, across: Int?
     ) -> MattedPixel? {
         let c = SIMD4(colour(p), 0)
@@ -391,25 +429,34 @@ private struct Scan: @unchecked Sendable {
                 alpha *= ratio * ratio
             }
         }
-        guard alpha > 0, alpha < 1 else { return nil }
-        let colour = SIMD3(c.x, c.y, c.z)
         let back = SIMD3(b.x, b.y, b.z)
         let delta = stretch * (SIMD3(f.x, f.y, f.z) - back)
-        // What the two colours leave unexplained is shared between the sides in proportion, so a
-        // whole pixel of either side keeps its own colour.
-        let beta = 1 - alpha
-        let residual = colour - back - alpha * delta
-        var behind = back + beta * residual
-        behind.replace(with: 0, where: behind .< 0)
-        var front = colour - beta * behind
-        front.replace(with: 0, where: front .< 0)
-        // A pixel of the sharp side moves toward the blurred side's depth only by the share it
-        // shows of it: the background hidden behind a nearly whole pixel stays unknown, and the
-        // engine fills around it from what is seen.
-        let convert = isFront ? s * min(beta / Matte.convertRamp, 1) : s
-        return MattedPixel(
-            index: p, behind: colour + convert * (behind - colour),
-            disparity: isFront ? d + convert * (backDisparity[best.back] - d) : d, share: s * alpha, front: s * front)
+        // A blurred-side pixel beside a thin structure is kept even whole: the structure's
+        // geometry (`StrandGeometry`) may yet give it a share.
+        let thin = !interior && !isFront
+        var spread: Float = 0
+        if thin {
+            // How far the blurred side's own samples spread along the mix line, in units of
+            // coverage: the colours' coverage is uncertain by about as much.
+            let l = (delta * delta).sum()
+            for j in 0..<backCount {
+                var o = backs[j] - b
+                o.w = 0
+                let t = (SIMD3(o.x, o.y, o.z) * delta).sum() / l
+                spread += t * t
+            }
+            spread /= Float(backCount)
+        }
+        let line =
+            !thin
+            ? MattedPixel.Line.none
+            : MattedPixel.Line(
+                isThin: true, back: back, delta: delta, strength: s, middle: middle,
+                backDisparity: backDisparity[best.back], spread: spread)
+        guard line.isThin || (alpha > 0 && alpha < 1) else { return nil }
+        return DepthEdgeMatte.split(
+            p, colour: SIMD3(c.x, c.y, c.z), back: back, delta: delta, alpha: alpha, strength: s, isFront: isFront, disparity: d,
+            backDisparity: backDisparity[best.back], line: line)
     }
 
     /// The least squared distance from `c` to a sample or to the segment between two samples
