@@ -17,6 +17,8 @@ struct StrandGeometry: @unchecked Sendable {
 
     /// Lines along the strand on either side of the pixel whose cross-sections are read.
     static let reach = 2
+    /// Offsets across the strand, nearest first, where a line's sharp pixel is sought.
+    static let nearestAcross = [0, -1, 1, -2, 2]
     /// A cross-section holds at most this many sharp-side pixels (else the structure is not thin
     /// there: a crossing, or a wider part).
     static let widest = 3
@@ -86,7 +88,7 @@ struct StrandGeometry: @unchecked Sendable {
         for r in -Self.reach...Self.reach where r != 0 {
             // The sharp pixel of this line nearest the pixel's own place across.
             var t0: Int?
-            for t in [0, -1, 1, -2, 2] where inside(r, t) && isSharp(x + r * lx + t * ax, y + r * ly + t * ay, middle) {
+            for t in Self.nearestAcross where inside(r, t) && isSharp(x + r * lx + t * ax, y + r * ly + t * ay, middle) {
                 t0 = t
                 break
             }
