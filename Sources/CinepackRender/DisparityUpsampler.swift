@@ -680,12 +680,43 @@ package enum DisparityUpsampler {
     /// would carry a depth too far where three layers meet.
     static let secondPassShare: Float = 0.75
 
+    /// How much of its colour a pixel must find in its refinement window (the taps' tent and colour
+    /// weights summed, its own included, in shares of its own tent weight) before a depth of its
+    /// own that contradicts its map cell starts to lose its vote (all of it one share further):
+    /// below that the colour is nearly the pixel's alone (a strand, a fine line) and its depth
+    /// stays its best evidence.
+    static let contradictionSupport: Float = 1.5
+
     /// `weight` where `t > 0`, else `−weight`, lane by lane (written out: the standard library's
     /// `replacing(with:where:)` is a call per use in the refinement's inner loop).
     @inline(__always) private static func signed(_ weight: SIMD8<Float>, where t: SIMD8<Float>) -> SIMD8<Float> {
         var r = weight
         for i in 0..<8 { r[i] = t[i] > 0 ? weight[i] : -weight[i] }
         return r
+    }
+
+    /// The share of its own vote a pixel loses in the refinement (spec/render.md §2 step 6): how far
+    /// its depth `d` contradicts the value `v` of the map cell it lies in, `e · |d − v| / (N − L)`
+    /// with `e = |2t − 1|` of the value's place `t` between the neighbourhood's farthest `L` (0)
+    /// and nearest `N` (1) values (a cell at either layer vouches for its pixels, a mixed cell
+    /// halfway for none), scaled by how far the taps' tent and colour weights (`support`, the
+    /// pixel's own included) exceed `contradictionSupport` times its own tent weight `own`, over
+    /// one more `own`. `toT` is `2 / (N − L)`.
+    @inline(__always) static func contradiction(_ d: Float, _ v: Float, low: Float, toT: Float, support: Float, own: Float) -> Float {
+        let side = abs((v - low) * toT - 1)
+        let found = min(max((support - contradictionSupport * own) / own, 0), 1)
+        return min(side * abs(d - v) * 0.5 * toT, 1) * found
+    }
+
+    /// `contradiction` eight pixels at once, the same operations in the same order per lane.
+    @inline(__always) static func contradiction8(
+        _ d: SIMD8<Float>, _ v: SIMD8<Float>, low: SIMD8<Float>, toT: SIMD8<Float>, support: SIMD8<Float>, own: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        let place = (v - low) * toT - 1
+        let side = vmax(place, -place)
+        let found = vmin(vmax((support - contradictionSupport * own) / own, SIMD8()), SIMD8(repeating: 1))
+        let gap = d - v
+        return vmin(side * vmax(gap, -gap) * 0.5 * toT, SIMD8(repeating: 1)) * found
     }
 
     /// Confidence-weighted joint bilateral refinement at picture resolution, only where the map
@@ -697,7 +728,9 @@ package enum DisparityUpsampler {
     /// model take the depth of the decided pixels of their own colour nearby, so an edge snaps to
     /// the picture's where the colours tell the sides apart. The mean replaces the depth only by
     /// how one-sided the pixel's colour is among those depths: where both sides share the colours
-    /// the depth stays as it was, a soft matte. Clamped to the 2 × 2 map values around the pixel
+    /// the depth stays as it was, a soft matte. A pixel's own depth loses its vote where it
+    /// contradicts the map cell the pixel lies in and other taps hold its colour (`contradiction`).
+    /// Clamped to the 2 × 2 map values around the pixel
     /// (raised to their ceilings), then moved `share` of the way from the input to that result.
     ///
     /// In place: only the groups of eight pixels that `scope` lists change (a few per cent of the
@@ -763,6 +796,7 @@ package enum DisparityUpsampler {
                     var sum: Float = 0
                     var weights: Float = 0
                     var lean: Float = 0
+                    var support: Float = 0
                     for yy in Swift.stride(from: y - reach, through: y + reach, by: stride) where yy >= 0 && yy < H {
                         let wy = Float(reach + 1 - abs(yy - y))
                         for xx in Swift.stride(from: x - reach, through: x + reach, by: stride) where xx >= 0 && xx < W {
@@ -771,14 +805,21 @@ package enum DisparityUpsampler {
                             let near = max(1 - (diff.x * diff.x + diff.y * diff.y + diff.z * diff.z) * cut, 0)
                             if near == 0 { continue }
                             let t = (d.p[q] - model.low) * toT - 1
-                            let weight = max(t * t, undecidedWeight) * wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                            let closeness = wy * Float(reach + 1 - abs(xx - x)) * near * near * near
+                            let weight = max(t * t, undecidedWeight) * closeness
+                            support += closeness
                             sum += weight * d.p[q]
                             weights += weight
                             lean += t > 0 ? weight : -weight
                         }
                     }
-                    // The pixel itself always counts (near = 1), so weights > 0.
-                    return finish(x, sum: sum, weights: weights, lean: lean)
+                    // The pixel's own vote, cut where its depth contradicts its cell. It always
+                    // counts in full (near = 1) unless other taps hold its colour, so weights > 0.
+                    let own0 = Float((reach + 1) * (reach + 1))
+                    let t0 = (d.p[k] - model.low) * toT - 1
+                    let loss = contradiction(d.p[k], map.p[j * w + cellColumn[x]], low: model.low, toT: toT, support: support, own: own0)
+                    let w0 = loss * max(t0 * t0, undecidedWeight) * own0
+                    return finish(x, sum: sum - w0 * d.p[k], weights: weights - w0, lean: lean - (t0 > 0 ? w0 : -w0))
                 }
                 // This row's next slot in the cache and in the results.
                 var slot = rowGroups[y] * taps
@@ -793,15 +834,19 @@ package enum DisparityUpsampler {
                         // adding it changes no sum (none is ever −0), as skipping it does.
                         var low = SIMD8<Float>()
                         var high = SIMD8<Float>()
+                        // The value of the map cell each pixel lies in.
+                        var value = SIMD8<Float>()
                         for k in 0..<8 {
                             let model = lay.p[j * w + cellColumn[x + k]]
                             (low[k], high[k]) = (model.low, model.high)
+                            value[k] = map.p[j * w + cellColumn[x + k]]
                         }
                         let toT = 2 / (high - low)
                         let own = (load8(red + k0), load8(green + k0), load8(blue + k0))
                         var sum = SIMD8<Float>()
                         var weights = SIMD8<Float>()
                         var lean = SIMD8<Float>()
+                        var support = SIMD8<Float>()
                         let floor = SIMD8<Float>(repeating: undecidedWeight)
                         /// The colour closeness of the taps at `q` to the eight pixels.
                         @inline(__always) func closeness(_ q: Int) -> SIMD8<Float> {
@@ -836,7 +881,9 @@ package enum DisparityUpsampler {
                                 // nothing (see above), and the test cost more than it saved.
                                 let depth = load8(d.p + q)
                                 let t = (depth - low) * toT - 1
-                                let weight = vmax(t * t, floor) * wy * tent.p[column] * near * near * near
+                                let closeness = wy * tent.p[column] * near * near * near
+                                let weight = vmax(t * t, floor) * closeness
+                                support += closeness
                                 sum += weight * depth
                                 weights += weight
                                 lean += signed(weight, where: t)
@@ -844,6 +891,12 @@ package enum DisparityUpsampler {
                         }
                         // Slots are a whole window's, whatever the rows clipped.
                         slot = (slot + taps - 1) / taps * taps
+                        // The pixels' own votes, cut where their depths contradict their cells.
+                        let own0 = SIMD8<Float>(repeating: Float((reach + 1) * (reach + 1)))
+                        let d0 = load8(d.p + k0)
+                        let t0 = (d0 - low) * toT - 1
+                        let w0 = contradiction8(d0, value, low: low, toT: toT, support: support, own: own0) * vmax(t0 * t0, floor) * own0
+                        (sum, weights, lean) = (sum - w0 * d0, weights - w0, lean - signed(w0, where: t0))
                         for k in 0..<8 {
                             out[k] =
                                 steps[j * w + cellColumn[x + k]]

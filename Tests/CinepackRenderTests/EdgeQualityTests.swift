@@ -61,17 +61,19 @@ let edgeEvaluations: [EdgeEvaluation] =
     // any of their samples (taken as whole), and the two sides' colours, taken from samples up to 2 px away. From
     // 1/4-size maps (spec/render.md §2) the refinement at picture resolution, run twice, decides the pixels the
     // cell-level models leave between two depths where their colour is found decided nearby, and the split then
-    // recovers the rims of the sharp side (edge band, 1/4 point / area: subject 35.6 / 35.7, occluder 30.2 / 30.3, floor
-    // 32.7 / 35.8, highlights 38.7 / 39.1, rack 34.1 / 34.1, stripes 24.5 / 26.0 at 3 px down to 20.0 / 20.8 at 15 px).
+    // recovers the rims of the sharp side (edge band, 1/4 point / area: subject 35.9 / 35.6, occluder 30.7 / 30.5, floor
+    // 32.7 / 35.8, highlights 38.9 / 39.0, rack 34.1 / 34.1, stripes 24.5 / 26.0 at 3 px down to 20.1 / 20.8 at 15 px;
+    // a pixel's own depth that contradicts its map cell loses its vote where its colour is found around it: subject
+    // and occluder 35.6 / 35.6 and 30.2 / 30.2 without that).
     // Thin wires and strands: an area-averaged map holds them only as mixed values, which the ceiling of step 7 lets
     // them leave for the depth their pixel share implies; a point-sampled map hits them only here and there, and step 6
-    // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.6 / 25.7, 24.6 /
-    // 25.2 without it). Wires the map never hits keep the background's depth (wires 20.3 / 22.3).
+    // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.4 / 25.7, 24.6 /
+    // 25.2 without it). Wires the map never hits keep the background's depth (wires 20.4 / 22.2).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.0
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 28.0
+    static let minimumQuarterEdgeMean = 28.1
     static let minimumQuarterEdge = 19.9
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
