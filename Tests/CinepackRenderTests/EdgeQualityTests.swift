@@ -67,8 +67,8 @@ let edgeEvaluations: [EdgeEvaluation] =
     // and occluder 35.6 / 35.6 and 30.2 / 30.2 without that).
     // Thin wires and strands: an area-averaged map holds them only as mixed values, which the ceiling of step 7 lets
     // them leave for the depth their pixel share implies; a point-sampled map hits them only here and there, and step 6
-    // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.4 / 25.7, 24.6 /
-    // 25.2 without it). Wires the map never hits keep the background's depth (wires 20.4 / 22.2).
+    // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.6 / 25.7, 24.6 /
+    // 25.2 without it). Wires the map never hits keep the background's depth (wires 20.4 / 22.3).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.0
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
