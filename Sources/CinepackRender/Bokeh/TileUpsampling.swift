@@ -102,10 +102,52 @@ struct TileUpsampling {
         let p = rows + (slot * Self.rowsPerSlot + k) * Self.rowSize
         let bit = UInt32(1) << UInt32(k)
         if done[slot] & bit == 0 {
-            views[slot / 3].interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
+            let level = views[slot / 3]
+            if !Self.interpolateWide(level, slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p) {
+                level.interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
+            }
             done[slot] |= bit
         }
         return p
+    }
+
+    /// `LevelView.interpolateRow` for cells of 4 pixels or more away from the level's right edge,
+    /// eight columns at a time: the tile's columns read at most 16 / cell + 2 neighbouring cells,
+    /// so each lane's left and right cell is picked among them by comparing its cell (`column`)
+    /// with each in turn, and the lanes then do the scalar path's arithmetic with its weights:
+    /// the same values, without a scalar load, multiply and add per column and plane. False
+    /// where it does not apply (the scalar path then runs).
+    @inline(__always) private static func interpolateWide(
+        _ level: LevelView, _ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        guard level.cell >= 4 && count == Tile.pixels else { return false }
+        let i0 = Int(level.column[x0])
+        let last = Int(level.column[x0 + Tile.pixels - 1])
+        // Every right neighbour inside the level (the scalar path clamps there), and the cells
+        // read few enough to pick among.
+        guard last + 1 < level.width && last - i0 <= 6 else { return false }
+        let base = level.results + GatherPlane.red(field: field) * level.planeSize + j * level.stride + i0
+        for h in Swift.stride(from: 0, to: Tile.pixels, by: 8) {
+            let cells = UnsafeRawPointer(level.column + x0 + h).loadUnaligned(as: SIMD8<Int32>.self) &- Int32(truncatingIfNeeded: i0)
+            let fx = load8(level.columnWeight + x0 + h)
+            for c in 0..<4 {
+                let q = base + c * level.planeSize
+                var left = SIMD8<Float>(repeating: q[0])
+                var right = SIMD8<Float>(repeating: q[1])
+                var o = 1
+                while o <= last - i0 {
+                    let m = Int32(truncatingIfNeeded: o)
+                    let l = q[o]
+                    let r = q[o + 1]
+                    // Lane loops of selects, which the optimiser turns into a compare and two blends.
+                    for k in 0..<8 { left[k] = cells[k] == m ? l : left[k] }
+                    for k in 0..<8 { right[k] = cells[k] == m ? r : right[k] }
+                    o += 1
+                }
+                store8(target + c * Tile.pixels + h, left + fx * (right - left))
+            }
+        }
+        return true
     }
 
     /// The upsampled r, g, b and alpha (or weight) of `slot` at the current row, for the eight
