@@ -126,7 +126,9 @@ struct TileUpsampling {
         let bit = UInt32(1) << UInt32(k)
         if done[slot] & bit == 0 {
             let level = views[slot / 3]
-            if !Self.interpolateWide(level, slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p) {
+            // (The wide path behind a call and only for coarser cells: inlined, it kept this
+            // function, and the half-resolution path most reads take, from being inlined.)
+            if level.cell < 4 || !Self.interpolateWide(level, slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p) {
                 level.interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
             }
             done[slot] |= bit
@@ -140,7 +142,7 @@ struct TileUpsampling {
     /// with each in turn, and the lanes then do the scalar path's arithmetic with its weights:
     /// the same values, without a scalar load, multiply and add per column and plane. False
     /// where it does not apply (the scalar path then runs).
-    @inline(__always) private static func interpolateWide(
+    @inline(never) private static func interpolateWide(
         _ level: LevelView, _ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>
     ) -> Bool {
         guard level.cell >= 4 && count == Tile.pixels else { return false }
