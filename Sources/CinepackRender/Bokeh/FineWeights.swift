@@ -34,7 +34,9 @@ struct FineKernel {
     @inline(always) init(_ e: SIMD8<Float>) {
         self.e = e
         let toSpline = vsaturate((e - 0.7) * (1 / 0.3))
-        blends = anyBelow(toSpline, 1)
+        // A lane compare and one test of the mask (`anyBelow`'s reduction to a float, on the
+        // path to a branch taken per tap, held the gathers up).
+        blends = any(toSpline .< 1)
         t = toSpline * toSpline * (3 - 2 * toSpline)
     }
 

@@ -43,7 +43,8 @@ struct LevelBlender {
             let next = ramp(l + 1, rho)
             let weight = upper - next
             upper = next
-            guard anyAbove(weight, 0) else { continue }
+            // A lane compare and a test of its mask, not a reduction to a float.
+            guard any(weight .> 0) else { continue }
             let (r, g, b, d) = upsampled.values(TileUpsampling.slot(l - 1, field), offset: offset)
             sum.add(weight, r, g, b, d)
         }

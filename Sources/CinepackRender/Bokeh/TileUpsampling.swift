@@ -17,12 +17,13 @@ struct TileUpsampling {
     /// (relative to `first`).
     private let first: UnsafeMutablePointer<Int>
     private let upper: UnsafeMutablePointer<Int>
-    /// Per slot: the current pixel row's vertical weight (0: the upper row alone).
+    /// Per slot: the current pixel row's vertical weight (0: the upper row alone); past the
+    /// slots, where `touch` leaves its sum (a store, so its reads are not optimised away).
     private let fraction: UnsafeMutablePointer<Float>
     /// Per slot: the rows interpolated so far in this tile (bit `row − first`); 0 for a slot the
     /// tile does not read.
     private let done: UnsafeMutablePointer<UInt32>
-    /// The tile's first column and width.
+    /// The tile's first column and width, and the tile row's number of pixel rows.
     private let columns: UnsafeMutablePointer<Int>
     /// Per level, for the tile row's pixel rows (`startRow`): the upper coarse row relative to
     /// the first under the tile row (at `Tile.pixels` · level + row) and its vertical weight; and
@@ -40,8 +41,8 @@ struct TileUpsampling {
         for (i, view) in levelViews.enumerated() { (viewBuffer.base + i).initialize(to: view) }
         // SIMD8 slack past the last row: a partial tile's lanes past its columns read it.
         let rowBuffer = RawBuffer<Float>(count: slots * Self.rowsPerSlot * Self.rowSize + 8)
-        let indexBuffer = RawBuffer<Int>(count: 2 * slots + 2)
-        let fractionBuffer = RawBuffer<Float>(count: slots)
+        let indexBuffer = RawBuffer<Int>(count: 2 * slots + 3)
+        let fractionBuffer = RawBuffer<Float>(count: slots + 1)
         let doneBuffer = RawBuffer<UInt32>(count: slots)
         let rowUpperBuffer = RawBuffer<Int>(count: (Tile.pixels + 1) * max(1, levels))
         let rowFractionBuffer = RawBuffer<Float>(count: Tile.pixels * max(1, levels))
@@ -61,6 +62,7 @@ struct TileUpsampling {
 
     /// Starts the tile row of pixel rows `y0 ..< y0 + count`: each level's rows and weights there.
     func startRow(y0: Int, count: Int) {
+        columns[2] = count
         for l in 0..<levels {
             let level = views[l]
             let first = BokehLevel.position(y0, cell: level.cell, count: level.height).0
@@ -82,7 +84,28 @@ struct TileUpsampling {
             done[s] = 0
             guard slots & (1 << UInt64(s)) != 0 else { continue }
             first[s] = rowUpper[levels * Tile.pixels + s / 3]
+            touch(s)
         }
+    }
+
+    /// Reads the first and last cell under the tile of every coarse row and plane slot `s` may
+    /// interpolate, all at once: they come from memory, and read as each row is first needed,
+    /// one row's misses waited behind the arithmetic of the rows before.
+    @inline(__always) private func touch(_ s: Int) {
+        let l = s / 3
+        let level = views[l]
+        let rows = rowUpper[l * Tile.pixels + columns[2] - 1] + 2
+        let c0 = Int(level.column[columns[0]])
+        let c1 = min(level.width - 1, Int(level.column[columns[0] + columns[1] - 1]) + 1)
+        let base = level.results + GatherPlane.red(field: s % 3) * level.planeSize + first[s] * level.stride
+        var sum: Float = 0
+        for k in 0..<min(rows, level.height - first[s]) {
+            for c in 0..<4 {
+                let q = base + c * level.planeSize + k * level.stride
+                sum += q[c0] + q[c1]
+            }
+        }
+        fraction[3 * levels] = sum
     }
 
     /// Moves the slots of `slots` to the tile row's pixel row `k`.
@@ -102,10 +125,54 @@ struct TileUpsampling {
         let p = rows + (slot * Self.rowsPerSlot + k) * Self.rowSize
         let bit = UInt32(1) << UInt32(k)
         if done[slot] & bit == 0 {
-            views[slot / 3].interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
+            let level = views[slot / 3]
+            // (The wide path behind a call and only for coarser cells: inlined, it kept this
+            // function, and the half-resolution path most reads take, from being inlined.)
+            if level.cell < 4 || !Self.interpolateWide(level, slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p) {
+                level.interpolateRow(slot % 3, row: first[slot] + k, x0: columns[0], count: columns[1], into: p)
+            }
             done[slot] |= bit
         }
         return p
+    }
+
+    /// `LevelView.interpolateRow` for cells of 4 pixels or more away from the level's right edge,
+    /// eight columns at a time: the tile's columns read at most 16 / cell + 2 neighbouring cells,
+    /// so each lane's left and right cell is picked among them by comparing its cell (`column`)
+    /// with each in turn, and the lanes then do the scalar path's arithmetic with its weights:
+    /// the same values, without a scalar load, multiply and add per column and plane. False
+    /// where it does not apply (the scalar path then runs).
+    @inline(never) private static func interpolateWide(
+        _ level: LevelView, _ field: Int, row j: Int, x0: Int, count: Int, into target: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        guard level.cell >= 4 && count == Tile.pixels else { return false }
+        let i0 = Int(level.column[x0])
+        let last = Int(level.column[x0 + Tile.pixels - 1])
+        // Every right neighbour inside the level (the scalar path clamps there), and the cells
+        // read few enough to pick among.
+        guard last + 1 < level.width && last - i0 <= 6 else { return false }
+        let base = level.results + GatherPlane.red(field: field) * level.planeSize + j * level.stride + i0
+        for h in Swift.stride(from: 0, to: Tile.pixels, by: 8) {
+            let cells = UnsafeRawPointer(level.column + x0 + h).loadUnaligned(as: SIMD8<Int32>.self) &- Int32(truncatingIfNeeded: i0)
+            let fx = load8(level.columnWeight + x0 + h)
+            for c in 0..<4 {
+                let q = base + c * level.planeSize
+                var left = SIMD8<Float>(repeating: q[0])
+                var right = SIMD8<Float>(repeating: q[1])
+                var o = 1
+                while o <= last - i0 {
+                    let m = Int32(truncatingIfNeeded: o)
+                    let l = q[o]
+                    let r = q[o + 1]
+                    // Lane loops of selects, which the optimiser turns into a compare and two blends.
+                    for k in 0..<8 { left[k] = cells[k] == m ? l : left[k] }
+                    for k in 0..<8 { right[k] = cells[k] == m ? r : right[k] }
+                    o += 1
+                }
+                store8(target + c * Tile.pixels + h, left + fx * (right - left))
+            }
+        }
+        return true
     }
 
     /// The upsampled r, g, b and alpha (or weight) of `slot` at the current row, for the eight
