@@ -1064,9 +1064,20 @@ package enum DisparityUpsampler {
     /// Push-pull fill: the values with every invalid one replaced by a weighted average of the
     /// nearest valid ones, and the confidence (1 valid, 0 filled). Nil when nothing is valid.
     static func fill(_ values: [Float], width: Int, height: Int) -> (values: [Float], confidence: [Float])? {
-        let confidence = values.map { $0.isFinite ? Float(1) : 0 }
-        guard confidence.contains(1) else { return nil }
-        if !confidence.contains(0) { return (values, confidence) }
+        // The confidence and the count of valid values in one pass (a map is usually all valid).
+        var valid = 0
+        let confidence = [Float](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+            values.withUnsafeBufferPointer { v in
+                for k in 0..<v.count {
+                    let finite = v[k].isFinite
+                    buffer[k] = finite ? 1 : 0
+                    valid += finite ? 1 : 0
+                }
+            }
+            initialized = values.count
+        }
+        guard valid > 0 else { return nil }
+        if valid == values.count { return (values, confidence) }
         var pyramid: [(w: Int, h: Int, v: [Float], c: [Float])] = [
             (width, height, values.map { $0.isFinite ? $0 : 0 }, confidence)
         ]
