@@ -122,8 +122,9 @@ package enum DisparityUpsampler {
             let owned = (j * H / h)..<((j + 1) * H / h)
             // The rows' √colour summed column by column (one plane a channel), then each cell's
             // columns. The footprint's rows this row of cells does not own are made in scratch rows.
+            // The sums are written in full before they are read: no zeroing.
             let buffers = (
-                sums: RawBuffer<Float>(count: W * 3 + 8), squares: RawBuffer<Float>(count: W * 3 + 8),
+                sums: RawBuffer<Float>(count: W * 3 + 8, zeroed: false), squares: RawBuffer<Float>(count: W * 3 + 8, zeroed: false),
                 scratch: RawBuffer<Float>(count: W * 3 * rows.count, zeroed: false)
             )
             defer { withExtendedLifetime(buffers) {} }
@@ -966,6 +967,24 @@ package enum DisparityUpsampler {
                 var nearer = 0
                 var farSum: Float = 0
                 for y in ys {
+                    if xs.count == 4 {
+                        // A quarter-size map's four pixels a row at once, each lane computed as
+                        // below, then counted and summed in the same order.
+                        let k = y * W + xs.lowerBound
+                        let (mx, my, mz, mw) = (
+                            SIMD4(repeating: model.x), SIMD4(repeating: model.y), SIMD4(repeating: model.z),
+                            SIMD4(repeating: model.w)
+                        )
+                        let g = mx * load4(c.p + k) + my * load4(c.p + plane + k) + mz * load4(c.p + 2 * plane + k) + mw
+                        for t in 0..<4 {
+                            if g[t] > middle {
+                                nearer += 1
+                            } else {
+                                farSum += g[t]
+                            }
+                        }
+                        continue
+                    }
                     for x in xs {
                         let k = y * W + x
                         let g = model.x * c.p[k] + model.y * c.p[plane + k] + model.z * c.p[2 * plane + k] + model.w
@@ -987,11 +1006,13 @@ package enum DisparityUpsampler {
         let raisedRows = RawBuffer<Bool>(count: h)
         let (o, raised) = (Shared(out.base), Shared(raisedRows.base))
         parallelFor(h, threads: threads) { j in
+            (o.p + j * w).update(from: map.p + j * w, count: w)
             for i in 0..<w {
                 let cell = j * w + i
-                o.p[cell] = map.p[cell]
-                let (low, high) = (lay.p[cell].low, lay.p[cell].high)
                 let estimate = e.p[cell]
+                // Most cells hold no mixture (NaN fails the test below): their layers are not read.
+                guard !estimate.isNaN else { continue }
+                let (low, high) = (lay.p[cell].low, lay.p[cell].high)
                 guard estimate > high + thinBeyond * (high - low) else { continue }
                 // The neighbourhood's nearest cells must be mixtures too: a pure cell there is the
                 // near layer itself (a point sample at an ordinary edge, its neighbour straddling it).
@@ -1043,9 +1064,20 @@ package enum DisparityUpsampler {
     /// Push-pull fill: the values with every invalid one replaced by a weighted average of the
     /// nearest valid ones, and the confidence (1 valid, 0 filled). Nil when nothing is valid.
     static func fill(_ values: [Float], width: Int, height: Int) -> (values: [Float], confidence: [Float])? {
-        let confidence = values.map { $0.isFinite ? Float(1) : 0 }
-        guard confidence.contains(1) else { return nil }
-        if !confidence.contains(0) { return (values, confidence) }
+        // The confidence and the count of valid values in one pass (a map is usually all valid).
+        var valid = 0
+        let confidence = [Float](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+            values.withUnsafeBufferPointer { v in
+                for k in 0..<v.count {
+                    let finite = v[k].isFinite
+                    buffer[k] = finite ? 1 : 0
+                    valid += finite ? 1 : 0
+                }
+            }
+            initialized = values.count
+        }
+        guard valid > 0 else { return nil }
+        if valid == values.count { return (values, confidence) }
         var pyramid: [(w: Int, h: Int, v: [Float], c: [Float])] = [
             (width, height, values.map { $0.isFinite ? $0 : 0 }, confidence)
         ]

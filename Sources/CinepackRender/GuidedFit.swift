@@ -12,8 +12,8 @@ enum GuidedFit {
         _ w: Int, _ h: Int, epsilon: Float, threads: Int?
     ) -> RawBuffer<SIMD4<Float>> {
         let stride = (w + 7) / 8 * 8
-        // The windows' models, one plane each of a.r, a.g, a.b, b.
-        let modelBuffer = RawBuffer<Float>(count: 4 * h * stride)
+        // The windows' models, one plane each of a.r, a.g, a.b, b (every group of eight written).
+        let modelBuffer = RawBuffer<Float>(count: 4 * h * stride, zeroed: false)
         defer { withExtendedLifetime(modelBuffer) {} }
         let (we, gl, map, m) = (Shared(weights), Shared(guide), Shared(values), Shared(modelBuffer.base))
         let cells = w * h
@@ -133,10 +133,12 @@ enum GuidedFit {
             let first = max(0, j0 - 1)
             let last = min(h - 1, j1)
             let rowSize = planes * stride
-            // Horizontal sums of rows first ... last, then one vertical sum row.
+            // Horizontal sums of rows first ... last, then one vertical sum row. Every value is
+            // written before it is read (`element` writes whole groups of eight, the horizontal
+            // sums zero the columns from `w` to `stride`): no zeroing.
             let buffers = (
-                across: RawBuffer<Float>(count: (last - first + 1) * rowSize), sums: RawBuffer<Float>(count: rowSize),
-                cells: RawBuffer<Float>(count: rowSize)
+                across: RawBuffer<Float>(count: (last - first + 1) * rowSize, zeroed: false),
+                sums: RawBuffer<Float>(count: rowSize, zeroed: false), cells: RawBuffer<Float>(count: rowSize, zeroed: false)
             )
             defer { withExtendedLifetime(buffers) {} }
             let (across, sums, cells) = (buffers.across.base, buffers.sums.base, buffers.cells.base)
@@ -155,6 +157,7 @@ enum GuidedFit {
                         t[i] = i + 1 < w ? c[i] + c[i - 1] + c[i + 1] : c[i] + c[i - 1]
                         i += 1
                     }
+                    (t + w).update(repeating: 0, count: stride - w)
                 }
             }
             for j in j0..<j1 {
