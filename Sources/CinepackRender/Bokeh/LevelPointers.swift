@@ -32,8 +32,18 @@ struct LevelPointers {
 
     /// Zeroes the near group and the largest near radius of `count` cells from index `q`: what a
     /// cell without near pixels below holds (a reused level is not cleared where it is built).
+    /// Eight cells are written only where some plane is not zero already: a level reused from
+    /// a frame without near pixels there then keeps its cache lines clean (no write back to
+    /// memory), and the values are the same either way.
     @inline(__always) func clearNear(_ q: Int, count: Int) {
         if count == 8 {
+            @inline(__always) func bits(_ p: UnsafeMutablePointer<Float>) -> SIMD8<UInt32> {
+                UnsafeRawPointer(p + q).loadUnaligned(as: SIMD8<UInt32>.self)
+            }
+            // Any bit set, −0 included (it is not the +0 written).
+            let set = bits(nearR) | bits(nearG) | bits(nearB) | bits(nearA) | bits(nearC) | bits(nearI) | bits(maxNear)
+            let half = set.lowHalf | set.highHalf
+            if half[0] | half[1] | half[2] | half[3] == 0 { return }
             store8(nearR + q, SIMD8())
             store8(nearG + q, SIMD8())
             store8(nearB + q, SIMD8())
