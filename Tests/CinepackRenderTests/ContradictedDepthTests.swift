@@ -33,29 +33,16 @@ import Testing
         return (picture, truth)
     }
 
-    /// The map at a quarter of the size: each cell the mean of its 4 × 4 pixels, or the pixel at
-    /// its centre (the lower right of the middle four).
-    static func quarter(_ truth: [Float], area: Bool) -> DisparityMap {
-        let (w, h) = (width / 4, height / 4)
-        let values = (0..<(w * h)).map { cell -> Float in
-            let (i, j) = (cell % w, cell / w)
-            guard area else { return truth[(4 * j + 2) * width + 4 * i + 2] }
-            var sum: Float = 0
-            for y in (4 * j)..<(4 * j + 4) { for x in (4 * i)..<(4 * i + 4) { sum += truth[y * width + x] } }
-            return sum / 16
-        }
-        return DisparityMap(width: w, height: h, values: values)
-    }
-
     /// Most pixels within 2 px of the silhouette keep their side: a yellow background pixel the
     /// guided model puts on the subject, in a map cell that says background, does not vote for
     /// that depth where the window holds its colour, and takes the depth of the yellow around it.
     /// Without the rule 30.5 % (point-sampled) and 29.9 % (area-averaged) of them end on the wrong
     /// side of the middle depth; with it 26.0 % and 27.5 %.
-    @Test(arguments: [false, true])
-    func pixelsAtTheSilhouetteKeepTheirSide(_ area: Bool) {
+    @Test(arguments: DisparityDownsampling.allCases)
+    func pixelsAtTheSilhouetteKeepTheirSide(_ sampling: DisparityDownsampling) {
         let (picture, truth) = Self.scene()
-        let result = DisparityUpsampler.upsample(Self.quarter(truth, area: area), guide: picture)
+        let result = DisparityUpsampler.upsample(
+            sampling.map(truth, width: Self.width, height: Self.height, factor: 4), guide: picture)
         let middle = 0.5 * (Self.near + Self.far)
         var (band, wrong) = (0, 0)
         for y in 2..<(Self.height - 2) {
@@ -70,7 +57,7 @@ import Testing
         let share = Double(wrong) / Double(band)
         print(
             String(
-                format: "%@: %d of %d pixels within 2 px of the silhouette on the wrong side (%.1f %%)", area ? "area" : "point", wrong,
+                format: "%@: %d of %d pixels within 2 px of the silhouette on the wrong side (%.1f %%)", sampling.rawValue, wrong,
                 band, 100 * share))
         #expect(share <= 0.285, "\(wrong) of \(band) pixels on the wrong side")
     }

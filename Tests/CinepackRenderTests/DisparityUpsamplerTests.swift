@@ -25,22 +25,7 @@ import Testing
 
     /// A map `factor` times smaller: each cell the average (`area`) or the centre sample of its block.
     static func lowRes(_ truth: [Float], factor: Int, area: Bool) -> DisparityMap {
-        let (w, h) = (width / factor, height / factor)
-        var values = [Float](repeating: 0, count: w * h)
-        for j in 0..<h {
-            for i in 0..<w {
-                if area {
-                    var s: Float = 0
-                    for y in (j * factor)..<(j * factor + factor) {
-                        for x in (i * factor)..<(i * factor + factor) { s += truth[y * width + x] }
-                    }
-                    values[j * w + i] = s / Float(factor * factor)
-                } else {
-                    values[j * w + i] = truth[(j * factor + factor / 2) * width + i * factor + factor / 2]
-                }
-            }
-        }
-        return DisparityMap(width: w, height: h, values: values)
+        (area ? DisparityDownsampling.area : .point).map(truth, width: width, height: height, factor: factor)
     }
 
     static func bilinear(_ map: DisparityMap) -> [Float] {

@@ -12,7 +12,7 @@ import Testing
 struct PreviewMapEvaluation: Sendable {
     let label: String
     /// Per sampling: (upsampled then previewed, previewed from the map).
-    let scores: [(sampling: ReferenceScene.Downsampling, upsampled: QualityScores, fromMap: QualityScores)]
+    let scores: [(sampling: DisparityDownsampling, upsampled: QualityScores, fromMap: QualityScores)]
     /// Sharp in-focus pixels (`BokehQualityTests.sharpMask`) more than two map cells from any
     /// pixel that is not, and how many of them
     /// each preview changes by more than 1/255 (sRGB) from the picture.
@@ -24,9 +24,9 @@ struct PreviewMapEvaluation: Sendable {
         let band = ImageMetrics.edgeBand(disparity: scene.disparity, width: scene.width, height: scene.height)
         let sharp = Self.eroded(BokehQualityTests.sharpMask(scene, focusDisparity: scene.focus[frame]), scene.width, scene.height, by: 8)
         let renderer = BokehRenderer(quality: .preview)
-        var scores: [(ReferenceScene.Downsampling, QualityScores, QualityScores)] = []
+        var scores: [(DisparityDownsampling, QualityScores, QualityScores)] = []
         var changed = (0, 0)
-        for sampling in ReferenceScene.Downsampling.allCases {
+        for sampling in DisparityDownsampling.allCases {
             let map = scene.disparity(downsampledBy: 4, sampling)
             let upsampled = renderer.render(
                 picture: scene.picture, fullResolutionDisparity: DisparityUpsampler.upsample(map, guide: scene.picture),
@@ -148,7 +148,7 @@ struct PreviewMapEvaluation: Sendable {
     /// From a map, the preview depends on nothing but its inputs (thread count, earlier frames).
     @Test func deterministicAndThreadCountIndependent() {
         let scene = ReferenceScenes.named("subject")
-        for sampling in ReferenceScene.Downsampling.allCases {
+        for sampling in DisparityDownsampling.allCases {
             let map = scene.disparity(downsampledBy: 4, sampling)
             var renderer = BokehRenderer(quality: .preview)
             let first = renderer.render(picture: scene.picture, disparity: map, focusDisparity: scene.focus[0], lens: scene.lens)
@@ -166,10 +166,7 @@ struct PreviewMapEvaluation: Sendable {
         width w: Int, height h: Int
     ) -> (scene: (picture: LinearImage, disparity: [Float]), lens: LensModel, map: DisparityMap) {
         let scene = RendererTestScene.make(width: w, height: h)
-        let (cells, rows) = (w / 4, h / 4)
-        let map = DisparityMap(
-            width: cells, height: rows,
-            values: (0..<(cells * rows)).map { scene.disparity[(($0 / cells) * 4 + 2) * w + ($0 % cells) * 4 + 2] })
+        let map = DisparityDownsampling.point.map(scene.disparity, width: w, height: h, factor: 4)
         return (scene, RendererTestScene.lens(width: w, fNumber: 1), map)
     }
 

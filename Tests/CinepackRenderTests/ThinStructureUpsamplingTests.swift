@@ -36,20 +36,10 @@ import Testing
         return (picture, truth, onStrand)
     }
 
-    /// The value at the pixel nearest each 4 × 4 cell's centre.
-    static func pointSampled(_ truth: [Float]) -> DisparityMap {
-        let (w, h) = (width / 4, height / 4)
-        var values = [Float](repeating: 0, count: w * h)
-        for j in 0..<h {
-            for i in 0..<w { values[j * w + i] = truth[(4 * j + 2) * width + 4 * i + 2] }
-        }
-        return DisparityMap(width: w, height: h, values: values)
-    }
-
     @Test(arguments: [(Float(20), Float(0.37)), (Float(131), Float(-0.23)), (Float(70), Float(0.61))])
     func aStrandHitEveryFewRowsTakesItsDepthBetweenTheHits(x0: Float, slope: Float) {
         let (picture, truth, onStrand) = Self.scene(strand: true, x0: x0, slope: slope)
-        let map = Self.pointSampled(truth)
+        let map = DisparityDownsampling.point.map(truth, width: Self.width, height: Self.height, factor: 4)
         let hits = map.values.filter { $0 == Self.near }.count
         // The samples hit the strand in a few rows only.
         #expect(hits >= 3 && hits <= 12, "\(hits) samples on the strand")
@@ -97,7 +87,7 @@ import Testing
         for (x, y) in [(30, 30), (62, 90), (46, 62)] {
             truth[y * Self.width + x] = Self.near
         }
-        let map = Self.pointSampled(truth)
+        let map = DisparityDownsampling.point.map(truth, width: Self.width, height: Self.height, factor: 4)
         let up = DisparityUpsampler.upsample(map, guide: picture)
         let step = Self.near - Self.far
         var falseNear = 0

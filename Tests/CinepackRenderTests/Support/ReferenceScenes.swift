@@ -42,37 +42,9 @@ struct ReferenceScene: Sendable {
         NaiveGatherRenderer().render(picture: picture, disparity: disparity, focusDisparity: focus[frame], lens: lens)
     }
 
-    /// How a low-resolution disparity map is made from the full-resolution one.
-    enum Downsampling: String, Sendable, CaseIterable {
-        /// The value at the pixel nearest each cell's centre (a depth sensor's sample).
-        case point
-        /// The mean over each cell (a depth model's or a phone's soft map).
-        case area
-    }
-
     /// The disparity at 1/`factor` of the picture's size (cells of `factor × factor` pixels).
-    func disparity(downsampledBy factor: Int, _ sampling: Downsampling) -> DisparityMap {
-        let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
-        var values = [Float](repeating: 0, count: w * h)
-        for j in 0..<h {
-            for i in 0..<w {
-                switch sampling {
-                case .point:
-                    let x = min(width - 1, i * factor + factor / 2), y = min(height - 1, j * factor + factor / 2)
-                    values[j * w + i] = disparity[y * width + x]
-                case .area:
-                    var sum: Float = 0, count: Float = 0
-                    for y in (j * factor)..<min(height, (j + 1) * factor) {
-                        for x in (i * factor)..<min(width, (i + 1) * factor) {
-                            sum += disparity[y * width + x]
-                            count += 1
-                        }
-                    }
-                    values[j * w + i] = sum / count
-                }
-            }
-        }
-        return DisparityMap(width: w, height: h, values: values)
+    func disparity(downsampledBy factor: Int, _ sampling: DisparityDownsampling) -> DisparityMap {
+        sampling.map(disparity, width: width, height: height, factor: factor)
     }
 
     /// The production renderer at export quality from a disparity map of any size (upsampled by
