@@ -65,7 +65,7 @@ let edgeEvaluations: [EdgeEvaluation] =
     // 33.1 / 36.1, highlights 38.8 / 38.9, rack 35.1 / 35.0, stripes 24.5 / 26.0 at 3 px down to 20.0 / 20.8 at 15 px;
     // a pixel's own depth that contradicts its map cell loses its vote where its colour is found around it: subject
     // and occluder 35.6 / 35.6 and 30.2 / 30.2 without that, before the next rule). Circles of 0.5 – 2 px are blurred
-    // close to the lens's (spec/render.md §3: the full-resolution radius catches up by 1.5 px, not 2.25 as before: rack
+    // closer to the lens's (spec/render.md §3: the full-resolution radius catches up by 1.5 px, not 2.25 as before: rack
     // full size 34.8 -> 35.7 dB); the in-between depths an upsampled map leaves on an in-focus silhouette blur with them
     // (subject from 1/4 size 35.9 / 35.6 with the slower catch-up).
     // Thin wires and strands: an area-averaged map holds them only as mixed values, which the ceiling of step 7 lets
