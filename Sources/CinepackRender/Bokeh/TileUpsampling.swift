@@ -17,14 +17,17 @@ struct TileUpsampling {
     /// (relative to `first`).
     private let first: UnsafeMutablePointer<Int>
     private let upper: UnsafeMutablePointer<Int>
-    /// Per slot: the current pixel row's vertical weight (0: the upper row alone); past the
-    /// slots, where `touch` leaves its sum (a store, so its reads are not optimised away).
+    /// Per slot: the current pixel row's vertical weight (0: the upper row alone).
     private let fraction: UnsafeMutablePointer<Float>
+    /// Where `touch` leaves its sum (a store, so its reads are not optimised away).
+    private let touched: UnsafeMutablePointer<Float>
     /// Per slot: the rows interpolated so far in this tile (bit `row − first`); 0 for a slot the
     /// tile does not read.
     private let done: UnsafeMutablePointer<UInt32>
-    /// The tile's first column and width, and the tile row's number of pixel rows.
+    /// The tile's first column and width.
     private let columns: UnsafeMutablePointer<Int>
+    /// The tile row's number of pixel rows (`startRow`).
+    private let tileRows: UnsafeMutablePointer<Int>
     /// Per level, for the tile row's pixel rows (`startRow`): the upper coarse row relative to
     /// the first under the tile row (at `Tile.pixels` · level + row) and its vertical weight; and
     /// the first itself (at `rowUpper[levels · Tile.pixels + level]`). The same for every tile
@@ -53,7 +56,9 @@ struct TileUpsampling {
         first = indexBuffer.base
         upper = indexBuffer.base + slots
         columns = indexBuffer.base + 2 * slots
+        tileRows = indexBuffer.base + 2 * slots + 2
         fraction = fractionBuffer.base
+        touched = fractionBuffer.base + slots
         done = doneBuffer.base
         storage = (viewBuffer, rowBuffer, indexBuffer, fractionBuffer, doneBuffer, rowUpperBuffer, rowFractionBuffer)
     }
@@ -62,7 +67,7 @@ struct TileUpsampling {
 
     /// Starts the tile row of pixel rows `y0 ..< y0 + count`: each level's rows and weights there.
     func startRow(y0: Int, count: Int) {
-        columns[2] = count
+        tileRows.pointee = count
         for l in 0..<levels {
             let level = views[l]
             let first = BokehLevel.position(y0, cell: level.cell, count: level.height).0
@@ -94,7 +99,7 @@ struct TileUpsampling {
     @inline(__always) private func touch(_ s: Int) {
         let l = s / 3
         let level = views[l]
-        let rows = rowUpper[l * Tile.pixels + columns[2] - 1] + 2
+        let rows = rowUpper[l * Tile.pixels + tileRows.pointee - 1] + 2
         let c0 = Int(level.column[columns[0]])
         let c1 = min(level.width - 1, Int(level.column[columns[0] + columns[1] - 1]) + 1)
         let base = level.results + GatherPlane.red(field: s % 3) * level.planeSize + first[s] * level.stride
@@ -105,7 +110,7 @@ struct TileUpsampling {
                 sum += q[c0] + q[c1]
             }
         }
-        fraction[3 * levels] = sum
+        touched.pointee = sum
     }
 
     /// Moves the slots of `slots` to the tile row's pixel row `k`.
