@@ -200,6 +200,24 @@ import Testing
         }
     }
 
+    /// A kernel path that cannot be used says why: a typo, a folder and a file of another format
+    /// need different fixes.
+    @Test func aKernelThatCannotBeLoadedSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kernel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = folder.appendingPathComponent("k.jpg").path
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]).write(to: URL(fileURLWithPath: jpeg))
+        for (path, why) in [(folder.path + "/missing.png", "no such file"), (folder.path, "a folder"), (jpeg, "not a PNG image")] {
+            #expect(throws: LensLookError.self) { try ApertureKernel.load(path: path) }
+            do {
+                _ = try ApertureKernel.load(path: path)
+            } catch {
+                #expect(error.message.hasPrefix("kernel \(path): \(why)"), "\(error.message)")
+            }
+        }
+    }
+
     @Test func theRoundLookRendersExactlyAsNoLook() {
         let scene = RendererTestScene.make(width: 96, height: 64)
         let lens = RendererTestScene.lens(width: 96, fNumber: 1)

@@ -57,7 +57,12 @@ public struct ApertureKernel: Sendable, Equatable {
     /// The kernel of the PNG at `path`.
     public static func load(path: String) throws(LensLookError) -> ApertureKernel {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw LensLookError("kernel \(path): cannot be read")
+            // Say why, as the movie readers do: a typo and a folder need different fixes.
+            var isFolder: ObjCBool = false
+            let why =
+                !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                ? "no such file" : isFolder.boolValue ? "a folder, not a PNG file" : "cannot be read (permission?)"
+            throw LensLookError("kernel \(path): \(why)")
         }
         let image: PixelImage
         do { image = try PNGDecoder.decode(data) } catch { throw LensLookError("kernel \(path): not a PNG image (\(error))") }
