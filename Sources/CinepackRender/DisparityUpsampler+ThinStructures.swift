@@ -219,3 +219,68 @@ extension DisparityUpsampler {
         }
     }
 }
+
+extension DisparityUpsampler {
+    /// The cell's guided model (spec/render.md §2 step 3) applied to picture pixel `k`, unclamped.
+    @inline(__always) static func modelled(_ model: SIMD4<Float>, _ colour: UnsafeMutablePointer<Float>, _ plane: Int, _ k: Int) -> Float {
+        model.x * colour[k] + model.y * colour[plane + k] + model.z * colour[2 * plane + k] + model.w
+    }
+
+    /// The largest value the cell's model gives a pixel of the cell's rectangle `xs × ys`: the
+    /// pixel most covered by the structure a mixture cell holds, taken as wholly covered.
+    static func modelPeak(
+        _ model: SIMD4<Float>, _ colour: UnsafeMutablePointer<Float>, _ W: Int, _ H: Int, _ xs: Range<Int>, _ ys: Range<Int>
+    ) -> Float {
+        var peak = -Float.infinity
+        for y in ys {
+            for x in xs { peak = max(peak, modelled(model, colour, W * H, y * W + x)) }
+        }
+        return peak
+    }
+
+    /// How much of a pixel the structure of a mixture cell covers, read from the cell's model:
+    /// 0 at the far layer's depth `low`, 1 at the cell's `peak` (the model is affine in colour, and
+    /// a pixel's colour mixes the two layers' in proportion to the structure's coverage).
+    @inline(__always) static func structureShare(_ modelled: Float, low: Float, peak: Float) -> Float {
+        min(max((modelled - low) / (peak - low), 0), 1)
+    }
+
+    /// The pixels of a mixture cell whose ceiling holds its structure's depth (spec/render.md §2
+    /// step 7) take at least their share of that depth: `low + share · (ceiling − low)`, `low` the
+    /// neighbourhood's farthest value. The steps before see the structure's colour in cell means
+    /// mixed with what is behind it and leave its pixels between the two depths; with its far
+    /// pixels at `low` the cell's pixels then average to the map's value, as the ceiling assumes.
+    /// Pixels the steps before put nearer keep their depth. Only the cells whose ceiling was raised
+    /// are visited (most maps have none).
+    static func settleMixtures(
+        _ depths: inout [Float], _ coefficients: UnsafeMutablePointer<SIMD4<Float>>, _ layers: UnsafeMutablePointer<LayerModel>,
+        _ ceilings: UnsafeMutablePointer<Float>, _ map: UnsafeMutablePointer<Float>, _ colour: UnsafeMutablePointer<Float>,
+        _ W: Int, _ H: Int, _ w: Int, _ h: Int, threads: Int?
+    ) {
+        let raisedRows = (0..<h).filter { j in (0..<w).contains { ceilings[j * w + $0] > map[j * w + $0] } }
+        guard !raisedRows.isEmpty else { return }
+        let (coef, lay, tops, values, c) = (Shared(coefficients), Shared(layers), Shared(ceilings), Shared(map), Shared(colour))
+        depths.withUnsafeMutableBufferPointer { buffer in
+            let d = Shared(buffer.baseAddress!)
+            // Each cell writes the pixels of its own rectangle only.
+            parallelFor(raisedRows.count, threads: threads) { r in
+                let j = raisedRows[r]
+                let ys = (j * H / h)..<((j + 1) * H / h)
+                for i in 0..<w where tops.p[j * w + i] > values.p[j * w + i] {
+                    let cell = j * w + i
+                    let (model, low, ceiling) = (coef.p[cell], lay.p[cell].low, tops.p[cell])
+                    let xs = (i * W / w)..<((i + 1) * W / w)
+                    let peak = modelPeak(model, c.p, W, H, xs, ys)
+                    guard peak > low else { continue }
+                    for y in ys {
+                        for x in xs {
+                            let k = y * W + x
+                            let share = structureShare(modelled(model, c.p, W * H, k), low: low, peak: peak)
+                            d.p[k] = max(d.p[k], low + share * (ceiling - low))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

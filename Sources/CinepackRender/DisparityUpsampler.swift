@@ -15,7 +15,8 @@ import CinepackFormat
 ///    picks between them (soft where it lies between), weighted by how well the two colours are
 ///    separated (`LayerModel`). The result is clamped to the range of the surrounding map values
 ///    (no overshoot), raised where a cell's mixed value holds a structure thinner than the cell
-///    (`ceilings`).
+///    (`ceilings`); the pixels of such a cell end at least their share of the structure's depth
+///    (`settleMixtures`).
 /// 5. Where the map steps (`layerModels` tells where), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
 ///    two depths the depth of the decided pixels of their own colour nearby.
@@ -81,6 +82,7 @@ package enum DisparityUpsampler {
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
             carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low, threads: threads)
+            settleMixtures(&result, coefficients, layers, ceilings, p, colour, W, H, w, h, threads: threads)
             clock.lap("thin")
             clock.report()
             // The passes work on the buffers' pointers: keep the owners alive until they are done.
@@ -950,9 +952,13 @@ package enum DisparityUpsampler {
     ) -> RawBuffer<Float> {
         let plane = W * H
         // First each cell's estimate: NaN where the cell is no mixture of its neighbourhood's
-        // farthest value and a nearer one.
+        // farthest value and a nearer one; where it is one, also the depth its pixels' shares of
+        // the structure give.
         let estimates = RawBuffer<Float>(count: w * h, zeroed: false)
-        let (e, c, map, lay, coef) = (Shared(estimates.base), Shared(colour), Shared(p), Shared(layers), Shared(coefficients))
+        let shared = RawBuffer<Float>(count: w * h, zeroed: false)
+        let (e, s, c, map, lay, coef) = (
+            Shared(estimates.base), Shared(shared.base), Shared(colour), Shared(p), Shared(layers), Shared(coefficients)
+        )
         parallelFor(h, threads: threads) { j in
             let ys = (j * H / h)..<((j + 1) * H / h)
             for i in 0..<w {
@@ -999,6 +1005,16 @@ package enum DisparityUpsampler {
                 guard nearer > 0, nearer < count, farSum / Float(count - nearer) < low + thinFarShare * (v - low) else { continue }
                 let excess = (v - low) * Float(count) / Float(nearer)
                 e.p[cell] = min(low + excess, top)
+                // The same depth from the pixels' shares of the structure rather than a count of
+                // near pixels: the rims of a strand, partly covered, count in part, the pixel most
+                // covered in whole (a count takes the rims as wholly covered, and puts the
+                // structure too far back).
+                let peak = modelPeak(model, c.p, W, H, xs, ys)
+                var shares: Float = 0
+                for y in ys {
+                    for x in xs { shares += structureShare(modelled(model, c.p, plane, y * W + x), low: low, peak: peak) }
+                }
+                s.p[cell] = min(low + (v - low) * Float(count) / shares, top)
             }
         }
         let out = RawBuffer<Float>(count: w * h, zeroed: false)
@@ -1023,7 +1039,7 @@ package enum DisparityUpsampler {
                     }
                 }
                 if mixed {
-                    o.p[cell] = estimate
+                    o.p[cell] = max(estimate, s.p[cell])
                     raised.p[j] = true
                 }
             }
@@ -1041,7 +1057,7 @@ package enum DisparityUpsampler {
                 lay.p[j * w + i].high = near
             }
         }
-        withExtendedLifetime((estimates, raisedRows)) {}
+        withExtendedLifetime((estimates, shared, raisedRows)) {}
         return out
     }
 

@@ -71,12 +71,15 @@ let edgeEvaluations: [EdgeEvaluation] =
     // Thin wires and strands: an area-averaged map holds them only as mixed values, which the ceiling of step 7 lets
     // them leave for the depth their pixel share implies; a point-sampled map hits them only here and there, and step 6
     // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.5 / 25.5, 24.6 /
-    // 25.2 without it). Wires the map never hits keep the background's depth (wires 20.4 / 22.3).
+    // 25.2 without it). The ceiling read from the pixels' shares of the structure (rims counted in part), each pixel of
+    // such a cell put at least its share of the way there: hair 1/4 area 25.5 -> 28.2, wires 22.3 -> 23.1 (occluder
+    // 30.62 -> 30.59: a textured cell there already taken for a mixture). Wires the map never hits keep the background's depth (wires
+    // 20.4 / 23.1).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.3
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 28.2
+    static let minimumQuarterEdgeMean = 28.4
     static let minimumQuarterEdge = 19.9
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {

@@ -72,12 +72,14 @@ struct PreviewMapEvaluation: Sendable {
 @Suite struct PreviewFromMapTests {
     /// How far previewing from the map may fall below previewing the upsampled map, in dB of
     /// PSNR: each scene and sampling overall and on its edge band, and the edge-band mean. The
-    /// most lost is on hair from an area-averaged map (2.7 dB overall, 3.0 dB on the edge band):
-    /// the upsampler lifts strands thinner than a cell out of their cells' mixed values and
-    /// carries their depth between the cells that hold them (spec/render.md §2 steps 6 and 7),
-    /// which the preview's cheaper path does not attempt.
-    static let largestLoss = 3.0
-    static let largestEdgeLoss = 3.5
+    /// most lost is on hair from an area-averaged map (4.0 dB overall, 4.1 dB on the edge band):
+    /// the upsampler lifts strands thinner than a cell out of their cells' mixed values, puts
+    /// their pixels at the depth the cells' values imply and carries their depth between the
+    /// cells that hold them (spec/render.md §2 steps 6 and 7), which the preview's cheaper path
+    /// does not attempt (2.7 and 3.0 dB before the pixels took their share of the structure's
+    /// depth: the preview from the map scores the same, the upsampled one 1.3 dB more).
+    static let largestLoss = 4.2
+    static let largestEdgeLoss = 4.3
     static let largestMeanEdgeLoss = 0.5
 
     @Test func previewFromTheMapScoresLikePreviewFromTheUpsampledMap() {
