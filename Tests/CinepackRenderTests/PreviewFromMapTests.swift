@@ -75,10 +75,12 @@ struct PreviewMapEvaluation: Sendable {
     /// most lost is on hair from an area-averaged map (2.7 dB overall, 3.0 dB on the edge band):
     /// the upsampler lifts strands thinner than a cell out of their cells' mixed values and
     /// carries their depth between the cells that hold them (spec/render.md §2 steps 6 and 7),
-    /// which the preview's cheaper path does not attempt.
+    /// which the preview's cheaper path does not attempt; nor does it give the silhouette pixels
+    /// the refinement leaves undecided a side (step 6), which lifted the upsampled map's previews
+    /// from an edge-band mean of 25.93 to 26.08 dB (the map's own, 25.44 dB, unchanged).
     static let largestLoss = 3.0
     static let largestEdgeLoss = 3.5
-    static let largestMeanEdgeLoss = 0.5
+    static let largestMeanEdgeLoss = 0.7
 
     @Test func previewFromTheMapScoresLikePreviewFromTheUpsampledMap() {
         let evaluations =
