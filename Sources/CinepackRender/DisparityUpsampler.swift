@@ -82,7 +82,7 @@ package enum DisparityUpsampler {
             refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
-            settleUndecided(&result, steps, p, ceilings, colour, W, H, w, h, threads: threads)
+            settleUndecided(&result, steps, scope, p, ceilings, colour, W, H, w, h, threads: threads)
             clock.lap("settle")
             carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low, threads: threads)
             clock.lap("thin")
