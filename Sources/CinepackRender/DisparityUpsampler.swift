@@ -19,7 +19,9 @@ import CinepackFormat
 ///    (`settleMixtures`).
 /// 5. Where the map steps (`layerModels` tells where), a confidence-weighted joint bilateral pass at picture
 ///    resolution (`refine`), run twice, gives the pixels those cell-level models left between the
-///    two depths the depth of the decided pixels of their own colour nearby.
+///    two depths the depth of the decided pixels of their own colour nearby; those it still
+///    leaves between take the side whose decided pixels hold their closest colours
+///    (`settleUndecided`).
 /// 6. Along thin structures (wires, strands) that the map hits only here and there, the depth
 ///    decided at the hits is carried between them (`carryAlongThinStructures`).
 ///
@@ -81,6 +83,8 @@ package enum DisparityUpsampler {
             refine(&result, layers, ceilings, steps, share: 1, scope, recorded: false, p, colour, W, H, w, h, threads: threads)
             refine(&result, layers, ceilings, steps, share: secondPassShare, scope, recorded: true, p, colour, W, H, w, h, threads: threads)
             clock.lap("refine")
+            settleUndecided(&result, steps, scope, p, ceilings, colour, W, H, w, h, threads: threads)
+            clock.lap("settle")
             carryAlongThinStructures(&result, layers, p, colour, W, H, w, h, range: range.high - range.low, threads: threads)
             settleMixtures(&result, coefficients, layers, ceilings, p, colour, W, H, w, h, threads: threads)
             clock.lap("thin")

@@ -73,14 +73,19 @@ let edgeEvaluations: [EdgeEvaluation] =
     // carries the depth found at the hits along a strand between hits up to five cells apart (hair 26.5 / 25.5, 24.6 /
     // 25.2 without it). The ceiling read from the pixels' shares of the structure (rims counted in part), each pixel of
     // such a cell put at least its share of the way there: hair 1/4 area 25.5 -> 28.2, wires 22.3 -> 23.1 (occluder
-    // 30.62 -> 30.59: a textured cell there already taken for a mixture). Wires the map never hits keep the background's depth (wires
-    // 20.4 / 23.1).
+    // 30.62 -> 30.59: a textured cell there already taken for a mixture). Wires the map never hits keep the
+    // background's depth (wires 20.4 point-sampled).
+    // Silhouette pixels the refinement leaves between the two depths (their colour found on both sides) take the side
+    // whose decided pixels hold their two closest colours (step 6, undecided pixels): 1/4 point / area subject 35.7 /
+    // 35.0 -> 36.5 / 35.7, occluder 30.8 / 30.6 -> 31.7 / 31.1, rack 35.1 / 35.0 -> 35.9 / 35.6, floor 33.1 / 36.1 ->
+    // 33.6 / 36.2, highlights 38.8 / 38.9 -> 39.0 / 39.1, stripes at 3 px 24.5 -> 26.0 point-sampled, hair and wires
+    // within 0.1 dB.
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.3
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 28.4
-    static let minimumQuarterEdge = 19.9
+    static let minimumQuarterEdgeMean = 28.6
+    static let minimumQuarterEdge = 20.2
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
         func f(_ v: Double) -> String { v.isInfinite ? "inf" : String(format: "%.2f", v) }
