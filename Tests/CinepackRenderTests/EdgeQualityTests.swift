@@ -79,12 +79,12 @@ let edgeEvaluations: [EdgeEvaluation] =
     // whose decided pixels hold their two closest colours (step 6, undecided pixels): 1/4 point / area subject 35.7 /
     // 35.0 -> 36.5 / 35.7, occluder 30.8 / 30.6 -> 31.7 / 31.1, rack 35.1 / 35.0 -> 35.9 / 35.6, floor 33.1 / 36.1 ->
     // 33.6 / 36.2, highlights 38.8 / 38.9 -> 39.0 / 39.1, stripes at 3 px 24.5 -> 26.0 point-sampled, hair and wires
-    // within 0.1 dB.
+    // within 0.1 dB. With both rules the 1/4 mean is 28.87 (28.31 before either).
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.3
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 28.6
+    static let minimumQuarterEdgeMean = 28.8
     static let minimumQuarterEdge = 20.2
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
