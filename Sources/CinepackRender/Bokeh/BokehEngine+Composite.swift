@@ -35,10 +35,12 @@ extension BokehEngine {
         // The picture and disparity rows the scratch is filled from, copied first (`fillScratch`).
         let stagingBuffer = RawBuffer<Float>(count: groupRows * 4 * (Tile.pixels + 2 * pad + 8), zeroed: false)
         // The tile's own pixels, copied before the tile's rows are composited: its disparity
-        // (Tile.pixels² values), then its interleaved colour.
-        let ownBuffer = RawBuffer<Float>(count: 4 * Tile.pixels * Tile.pixels, zeroed: false)
+        // (Tile.pixels² values), then its interleaved colour; then where the early reads of the
+        // output leave what they read.
+        let ownBuffer = RawBuffer<Float>(count: 4 * Tile.pixels * Tile.pixels + 1, zeroed: false)
         let ownDisparity = ownBuffer.base
         let ownPicture = ownDisparity + Tile.pixels * Tile.pixels
+        let outputRead = ownDisparity + 4 * Tile.pixels * Tile.pixels
         let levelCount = levels.count
         defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, ownBuffer)) {} }
         let views = levelViews
@@ -127,6 +129,20 @@ extension BokehEngine {
                         store8(c + o, load8(.init(mutating: picture + 3 * p + o)))
                     }
                 }
+            }
+            // The tile's output rows read once (a value per cache line, not yet written and never
+            // used) before they are written: their lines then arrive with the tile's first reads,
+            // and the stores find them cached (a store to a line not cached holds its place in
+            // the store buffer until the line arrives, and the stores and spills behind it wait).
+            if let out = target.picture {
+                let last = 3 * (x1t - x0t) - 1
+                var bits: UInt32 = 0
+                for y in y0t..<y1t {
+                    let row = out + 3 * (y * W + x0t)
+                    for o in Swift.stride(from: 0, to: last, by: 16) { bits |= row[o].bitPattern }
+                    bits |= row[last].bitPattern
+                }
+                outputRead.pointee = Float(bitPattern: bits)
             }
             for y in y0t..<y1t {
                 upsampled.row(y - y0t, slots: slots)
