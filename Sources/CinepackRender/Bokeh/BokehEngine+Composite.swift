@@ -54,7 +54,26 @@ extension BokehEngine {
         let spills = spillBuffer.base
         defer { withExtendedLifetime(spillBuffer) {} }
 
+        // A tile's output rows read once (a value per cache line, not yet written and never
+        // used) a tile before they are written: their lines then arrive while the tile before is
+        // composited, and its stores find them cached (a store to a line not cached holds its
+        // place in the store buffer until the line arrives, and the stores and spills behind it
+        // wait).
+        @inline(__always) func readOutput(_ tx: Int) {
+            guard let out = target.picture, tx < tilesX else { return }
+            let x0t = tx * Tile.pixels
+            let last = 3 * (min(W, x0t + Tile.pixels) - x0t) - 1
+            var bits: UInt32 = 0
+            for y in y0t..<y1t {
+                let row = out + 3 * (y * W + x0t)
+                for o in Swift.stride(from: 0, to: last, by: 16) { bits |= row[o].bitPattern }
+                bits |= row[last].bitPattern
+            }
+            outputRead.pointee = Float(bitPattern: bits)
+        }
+        readOutput(0)
         for tx in 0..<tilesX {
+            readOutput(tx + 1)
             let x0t = tx * Tile.pixels
             let previous = filled
             filled = nil
@@ -129,20 +148,6 @@ extension BokehEngine {
                         store8(c + o, load8(.init(mutating: picture + 3 * p + o)))
                     }
                 }
-            }
-            // The tile's output rows read once (a value per cache line, not yet written and never
-            // used) before they are written: their lines then arrive with the tile's first reads,
-            // and the stores find them cached (a store to a line not cached holds its place in
-            // the store buffer until the line arrives, and the stores and spills behind it wait).
-            if let out = target.picture {
-                let last = 3 * (x1t - x0t) - 1
-                var bits: UInt32 = 0
-                for y in y0t..<y1t {
-                    let row = out + 3 * (y * W + x0t)
-                    for o in Swift.stride(from: 0, to: last, by: 16) { bits |= row[o].bitPattern }
-                    bits |= row[last].bitPattern
-                }
-                outputRead.pointee = Float(bitPattern: bits)
             }
             for y in y0t..<y1t {
                 upsampled.row(y - y0t, slots: slots)
