@@ -35,10 +35,12 @@ extension BokehEngine {
         // The picture and disparity rows the scratch is filled from, copied first (`fillScratch`).
         let stagingBuffer = RawBuffer<Float>(count: groupRows * 4 * (Tile.pixels + 2 * pad + 8), zeroed: false)
         // The tile's own pixels, copied before the tile's rows are composited: its disparity
-        // (Tile.pixels² values), then its interleaved colour.
-        let ownBuffer = RawBuffer<Float>(count: 4 * Tile.pixels * Tile.pixels, zeroed: false)
+        // (Tile.pixels² values), then its interleaved colour; then where the early reads of the
+        // output leave what they read.
+        let ownBuffer = RawBuffer<Float>(count: 4 * Tile.pixels * Tile.pixels + 1, zeroed: false)
         let ownDisparity = ownBuffer.base
         let ownPicture = ownDisparity + Tile.pixels * Tile.pixels
+        let outputRead = ownDisparity + 4 * Tile.pixels * Tile.pixels
         let levelCount = levels.count
         defer { withExtendedLifetime((scratch, nearGroupMaxBuffer, stagingBuffer, ownBuffer)) {} }
         let views = levelViews
@@ -52,7 +54,26 @@ extension BokehEngine {
         let spills = spillBuffer.base
         defer { withExtendedLifetime(spillBuffer) {} }
 
+        // A tile's output rows read once (a value per cache line, not yet written and never
+        // used) a tile before they are written: their lines then arrive while the tile before is
+        // composited, and its stores find them cached (a store to a line not cached holds its
+        // place in the store buffer until the line arrives, and the stores and spills behind it
+        // wait).
+        @inline(__always) func readOutput(_ tx: Int) {
+            guard let out = target.picture, tx < tilesX else { return }
+            let x0t = tx * Tile.pixels
+            let last = 3 * (min(W, x0t + Tile.pixels) - x0t) - 1
+            var bits: UInt32 = 0
+            for y in y0t..<y1t {
+                let row = out + 3 * (y * W + x0t)
+                for o in Swift.stride(from: 0, to: last, by: 16) { bits |= row[o].bitPattern }
+                bits |= row[last].bitPattern
+            }
+            outputRead.pointee = Float(bitPattern: bits)
+        }
+        readOutput(0)
         for tx in 0..<tilesX {
+            readOutput(tx + 1)
             let x0t = tx * Tile.pixels
             let previous = filled
             filled = nil

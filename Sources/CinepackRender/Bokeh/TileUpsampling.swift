@@ -19,7 +19,7 @@ struct TileUpsampling {
     private let upper: UnsafeMutablePointer<Int>
     /// Per slot: the current pixel row's vertical weight (0: the upper row alone).
     private let fraction: UnsafeMutablePointer<Float>
-    /// Where `touch` leaves its sum (a store, so its reads are not optimised away).
+    /// Where `touch` leaves what it read (a store, so its reads are not optimised away).
     private let touched: UnsafeMutablePointer<Float>
     /// Per slot: the rows interpolated so far in this tile (bit `row − first`); 0 for a slot the
     /// tile does not read.
@@ -103,14 +103,17 @@ struct TileUpsampling {
         let c0 = Int(level.column[columns[0]])
         let c1 = min(level.width - 1, Int(level.column[columns[0] + columns[1] - 1]) + 1)
         let base = level.results + GatherPlane.red(field: s % 3) * level.planeSize + first[s] * level.stride
-        var sum: Float = 0
+        // The bits ORed into one word per plane: four short chains of one-cycle operations (a
+        // float sum was one chain of additions, each waiting for the last, where the reads hit
+        // the cache).
+        var bits = SIMD4<UInt32>()
         for k in 0..<min(rows, level.height - first[s]) {
-            for c in 0..<4 {
-                let q = base + c * level.planeSize + k * level.stride
-                sum += q[c0] + q[c1]
-            }
+            let row = base + k * level.stride
+            let ps = level.planeSize
+            bits |= SIMD4(row[c0].bitPattern, row[ps + c0].bitPattern, row[2 * ps + c0].bitPattern, row[3 * ps + c0].bitPattern)
+            bits |= SIMD4(row[c1].bitPattern, row[ps + c1].bitPattern, row[2 * ps + c1].bitPattern, row[3 * ps + c1].bitPattern)
         }
-        touched.pointee = sum
+        touched.pointee = Float(bitPattern: bits[0] | bits[1] | bits[2] | bits[3])
     }
 
     /// Moves the slots of `slots` to the tile row's pixel row `k`.
