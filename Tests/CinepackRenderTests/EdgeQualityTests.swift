@@ -74,12 +74,13 @@ let edgeEvaluations: [EdgeEvaluation] =
     // 25.2 without it). The ceiling read from the pixels' shares of the structure (rims counted in part), each pixel of
     // such a cell put at least its share of the way there: hair 1/4 area 25.5 -> 28.2, wires 22.3 -> 23.1 (occluder
     // 30.62 -> 30.59: a textured cell there already taken for a mixture). Wires the map never hits keep the background's depth (wires
-    // 20.4 / 23.1).
+    // 20.4 / 23.1). A strand's free end, one or two cells past its last hit, takes the depth carried one way where it
+    // stands out in depth all the way: hair 1/4 point 26.5 -> 26.9, area 28.20 -> 28.25, wires 20.40 -> 20.50.
     /// Mean edge-band PSNR over the scenes from full-size disparity.
     static let minimumFullEdgeMean = 31.3
     /// Mean edge-band PSNR over the scenes and both samplings from 1/4-size disparity, and the
     /// least any one may score.
-    static let minimumQuarterEdgeMean = 28.4
+    static let minimumQuarterEdgeMean = 28.45
     static let minimumQuarterEdge = 19.9
 
     @Test func edgesHoldFromFullAndQuarterSizeDisparity() {
