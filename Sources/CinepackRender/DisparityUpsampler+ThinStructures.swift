@@ -17,6 +17,8 @@ extension DisparityUpsampler {
     static let thinFreeEndCells = 2
     /// The eight steps to the touching pixels, in turn around the circle.
     static let thinSteps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+    /// Each step's place in `thinSteps`, at `(dy + 1) · 3 + dx + 1`.
+    static let thinStepIndex = [5, 6, 7, 4, -1, 0, 3, 2, 1]
     /// The cells looked at: those within this many cells of one that holds a structure thinner
     /// than a cell (a strand's gap between two hits up to 2 · `thinAround` + 1 cells apart is
     /// bridged).
@@ -112,6 +114,7 @@ extension DisparityUpsampler {
         let rgb = Shared(colour)
         let reach = thinReachCells * refineReach(W, w)
         let freeEnd = thinFreeEndCells * refineReach(W, w)
+        let (steps, stepIndex) = (thinSteps, thinStepIndex)
         let cellLayers = Shared(layers)
         @Sendable @inline(__always) func difference(_ a: Int, _ b: Int) -> Float {
             let (red, green, blue) = (rgb.p, rgb.p + plane, rgb.p + 2 * plane)
@@ -178,7 +181,7 @@ extension DisparityUpsampler {
                             var from = -1
                             var fromKept = -1
                             var way = 0
-                            var backed = false
+                            var chosen: (dx: Int, dy: Int, bit: UInt8, state: UInt16) = (0, 0, 0, 0)
                             /// Neighbour (x + dx, y + dy), the step's way from it (1…8 around the
                             /// circle) and the `across` bit perpendicular to the step.
                             @inline(__always) func consider(_ dx: Int, _ dy: Int, _ step: Int, _ bit: UInt8) {
@@ -195,42 +198,7 @@ extension DisparityUpsampler {
                                     guard turn <= 1 || turn == 7 else { return }
                                 }
                                 guard across(x, y, own, thinness) & bit != 0, across(xx, yy, s, thinness) & bit != 0 else { return }
-                                // One way only, the depth goes on while the structure stands out
-                                // in depth, from a decided stretch that stands out (see `freeEnd`).
-                                var onward = hops > 0 ? st & 0x800 != 0 : true
-                                /// Whether (px, py) lies nearer, by more than `jump`, than the two
-                                /// pixels two away from it on both sides across `bit`'s step.
-                                @inline(__always) func standsOut(_ px: Int, _ py: Int, _ bit: UInt8) -> Bool {
-                                    let (ox, oy) = bit == 1 ? (2, 0) : bit == 2 ? (0, 2) : bit == 4 ? (2, 2) : (2, -2)
-                                    let (ax, ay, cx, cy) = (px + ox, py + oy, px - ox, py - oy)
-                                    guard ax >= 0, ax < W, ay >= 0, ay < H, cx >= 0, cx < W, cy >= 0, cy < H else { return false }
-                                    return d[ay * W + ax] + jump < depth && d[cy * W + cx] + jump < depth
-                                }
-                                /// Whether decided pixel `p` holds the structure's depth: within
-                                /// `jump` of the nearest layer of its cell.
-                                @inline(__always) func atLayer(_ px: Int, _ py: Int) -> Bool {
-                                    d[py * W + px] >= cellLayers.p[cellRow[py] * w + cellColumn[px]].high - jump
-                                }
-                                if hops == 0 {
-                                    onward = standsOut(xx, yy, bit) && atLayer(xx, yy)
-                                    // The decided stretch goes on behind the neighbour, within 45°
-                                    // of the step, as one thin structure standing out in depth.
-                                    var behind = false
-                                    let at = thinSteps.firstIndex { $0 == (dx, dy) }!
-                                    for turn in [0, 1, 7] where onward && !behind {
-                                        let (ex, ey) = thinSteps[(at + turn) % 8]
-                                        let (bx, by) = (xx + ex, yy + ey)
-                                        guard bx >= 0, bx < W, by >= 0, by < H else { continue }
-                                        let (bq, bs) = (by * W + bx, kept(bx, by))
-                                        let b: UInt8 = ey == 0 ? 2 : ex == 0 ? 1 : ex == ey ? 8 : 4
-                                        behind =
-                                            bs >= 0 && d[bq] > d[k] + jump && atLayer(bx, by) && difference(q, bq) < thinContinuity
-                                            && across(bx, by, bs, thinness) & b != 0 && standsOut(bx, by, b)
-                                    }
-                                    onward = onward && behind
-                                }
-                                if onward && !standsOut(x, y, bit) { onward = false }
-                                (best, from, fromKept, way, backed) = (depth, q, s, step, onward)
+                                (best, from, fromKept, way, chosen) = (depth, q, s, step, (dx, dy, bit, st))
                             }
                             // Down: left, up-left, up, up-right (steps east, south-east, south,
                             // south-west); up: the mirror image.
@@ -239,10 +207,47 @@ extension DisparityUpsampler {
                             consider(0, sign, forward ? 3 : 7, 1)
                             consider(-sign, sign, forward ? 4 : 8, 4)
                             guard from >= 0 else { continue }
+                            /// Whether (px, py) lies nearer, by more than `jump`, than the two
+                            /// pixels two away from it on both sides across `bit`'s step.
+                            @inline(__always) func standsOut(_ px: Int, _ py: Int, _ bit: UInt8) -> Bool {
+                                let (ox, oy) = bit == 1 ? (2, 0) : bit == 2 ? (0, 2) : bit == 4 ? (2, 2) : (2, -2)
+                                let (ax, ay, cx, cy) = (px + ox, py + oy, px - ox, py - oy)
+                                guard ax >= 0, ax < W, ay >= 0, ay < H, cx >= 0, cx < W, cy >= 0, cy < H else { return false }
+                                return d[ay * W + ax] + jump < best && d[cy * W + cx] + jump < best
+                            }
+                            /// Whether pixel (px, py)'s decided depth is its structure's: within
+                            /// `jump` of its cell's near layer.
+                            @inline(__always) func atLayer(_ px: Int, _ py: Int) -> Bool {
+                                d[py * W + px] >= cellLayers.p[cellRow[py] * w + cellColumn[px]].high - jump
+                            }
+                            // One way only, the depth goes on while the structure stands out in
+                            // depth, from a decided stretch that stands out (see `freeEnd`).
+                            let (dx, dy, bit) = (chosen.dx, chosen.dy, chosen.bit)
+                            var onward = chosen.state & 0x7FF > 0 ? chosen.state & 0x800 != 0 : true
+                            if chosen.state & 0x7FF == 0 {
+                                let (xx, yy) = (x + dx, y + dy)
+                                onward = standsOut(xx, yy, bit) && atLayer(xx, yy)
+                                // The decided stretch goes on behind the neighbour, within 45° of
+                                // the step, as one thin structure standing out in depth.
+                                var behind = false
+                                let at = stepIndex[(dy + 1) * 3 + dx + 1]
+                                for turn in 0..<3 where onward && !behind {
+                                    let (ex, ey) = steps[(at + (turn == 2 ? 7 : turn)) % 8]
+                                    let (bx, by) = (xx + ex, yy + ey)
+                                    guard bx >= 0, bx < W, by >= 0, by < H else { continue }
+                                    let (bq, bs) = (by * W + bx, kept(bx, by))
+                                    let b: UInt8 = ey == 0 ? 2 : ex == 0 ? 1 : ex == ey ? 8 : 4
+                                    behind =
+                                        bs >= 0 && d[bq] > d[k] + jump && atLayer(bx, by) && difference(from, bq) < thinContinuity
+                                        && across(bx, by, bs, thinness) & b != 0 && standsOut(bx, by, b)
+                                }
+                                onward = onward && behind
+                            }
+                            if onward && !standsOut(x, y, bit) { onward = false }
                             let previous = state[fromKept]
                             carried[own] = best
                             let heading = previous & 0x7FF > 0 ? previous >> 12 : UInt16(way)
-                            state[own] = (previous & 0x7FF + 1) | heading << 12 | (backed ? 0x800 : 0)
+                            state[own] = (previous & 0x7FF + 1) | heading << 12 | (onward ? 0x800 : 0)
                         }
                     }
                 }
