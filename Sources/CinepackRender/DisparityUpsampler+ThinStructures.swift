@@ -12,6 +12,13 @@ extension DisparityUpsampler {
     /// How far (in map cells, counted in pixels) a depth is carried along a thin structure from
     /// the pixel the models decided it at.
     static let thinReachCells = 6
+    /// How far (in map cells, counted in pixels) a depth is carried one way only along a thin
+    /// structure that stands out in depth: a strand's free end beyond its last hit.
+    static let thinFreeEndCells = 2
+    /// The eight steps to the touching pixels, in turn around the circle.
+    static let thinSteps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+    /// Each step's place in `thinSteps`, at `(dy + 1) · 3 + dx + 1`.
+    static let thinStepIndex = [5, 6, 7, 4, -1, 0, 3, 2, 1]
     /// The cells looked at: those within this many cells of one that holds a structure thinner
     /// than a cell (a strand's gap between two hits up to 2 · `thinAround` + 1 cells apart is
     /// bridged).
@@ -33,6 +40,13 @@ extension DisparityUpsampler {
     ///   down, one up): a gap between the decided stretches of one strand, not a line of the
     ///   background leading away from where a strand crosses it. The pixel takes the lesser of
     ///   the two.
+    ///   A depth that reaches it one way only is taken within `thinFreeEndCells` of where it was
+    ///   decided, along a structure that stands out in depth all the way (a strand's free end
+    ///   beyond its last hit): the decided pixel it leaves, and one before it within 45° of the
+    ///   step (the same colour, thin across that step), both lie at their cell's nearest layer
+    ///   and nearer than the pixels two away on both sides across the step, and so does every
+    ///   pixel it reaches, as it is carried there, against the depth carried. A line of the
+    ///   background leading away from a crossing is not in front of its sides.
     ///
     /// Only the cells within `thinAround` of a cell that holds a structure thinner than a cell in
     /// the map are looked at (most pictures have few: the pass then costs next to nothing).
@@ -99,6 +113,9 @@ extension DisparityUpsampler {
         let plane = W * H
         let rgb = Shared(colour)
         let reach = thinReachCells * refineReach(W, w)
+        let freeEnd = thinFreeEndCells * refineReach(W, w)
+        let (steps, stepIndex) = (thinSteps, thinStepIndex)
+        let cellLayers = Shared(layers)
         @Sendable @inline(__always) func difference(_ a: Int, _ b: Int) -> Float {
             let (red, green, blue) = (rgb.p, rgb.p + plane, rgb.p + 2 * plane)
             let (r, g, bl) = (red[a] - red[b], green[a] - green[b], blue[a] - blue[b])
@@ -111,8 +128,9 @@ extension DisparityUpsampler {
             return s < 0 ? -1 : s * area + (y - rowStart[j]) * cellWidth + (x - columnStart[i])
         }
         let count = Int(slots) * area
-        // Per sweep (the two run at once): the steps a carried depth came (bits 0…11; 0: not
-        // carried) and the way (1…8, bits 12…15) it left its decided pixel; the carried depth,
+        // Per sweep (the two run at once): the steps a carried depth came (bits 0…10; 0: not
+        // carried), whether it may be taken one way only (bit 11) and the way (1…8, bits 12…15)
+        // it left its decided pixel; the carried depth,
         // read only where carried; the `across` directions, worked out when first asked.
         let buffers = (
             state: (RawBuffer<UInt16>(count: count), RawBuffer<UInt16>(count: count)),
@@ -163,6 +181,7 @@ extension DisparityUpsampler {
                             var from = -1
                             var fromKept = -1
                             var way = 0
+                            var chosen: (dx: Int, dy: Int, bit: UInt8, state: UInt16) = (0, 0, 0, 0)
                             /// Neighbour (x + dx, y + dy), the step's way from it (1…8 around the
                             /// circle) and the `across` bit perpendicular to the step.
                             @inline(__always) func consider(_ dx: Int, _ dy: Int, _ step: Int, _ bit: UInt8) {
@@ -171,7 +190,7 @@ extension DisparityUpsampler {
                                 let q = yy * W + xx
                                 let s = kept(xx, yy)
                                 let st = s >= 0 ? state[s] : 0
-                                let hops = Int(st & 0xFFF)
+                                let hops = Int(st & 0x7FF)
                                 let depth = hops > 0 ? carried[s] : d[q]
                                 guard depth > best, hops < reach, s >= 0, difference(k, q) < thinContinuity else { return }
                                 if hops > 0 {
@@ -179,7 +198,7 @@ extension DisparityUpsampler {
                                     guard turn <= 1 || turn == 7 else { return }
                                 }
                                 guard across(x, y, own, thinness) & bit != 0, across(xx, yy, s, thinness) & bit != 0 else { return }
-                                (best, from, fromKept, way) = (depth, q, s, step)
+                                (best, from, fromKept, way, chosen) = (depth, q, s, step, (dx, dy, bit, st))
                             }
                             // Down: left, up-left, up, up-right (steps east, south-east, south,
                             // south-west); up: the mirror image.
@@ -188,10 +207,47 @@ extension DisparityUpsampler {
                             consider(0, sign, forward ? 3 : 7, 1)
                             consider(-sign, sign, forward ? 4 : 8, 4)
                             guard from >= 0 else { continue }
+                            /// Whether (px, py) lies nearer, by more than `jump`, than the two
+                            /// pixels two away from it on both sides across `bit`'s step.
+                            @inline(__always) func standsOut(_ px: Int, _ py: Int, _ bit: UInt8) -> Bool {
+                                let (ox, oy) = bit == 1 ? (2, 0) : bit == 2 ? (0, 2) : bit == 4 ? (2, 2) : (2, -2)
+                                let (ax, ay, cx, cy) = (px + ox, py + oy, px - ox, py - oy)
+                                guard ax >= 0, ax < W, ay >= 0, ay < H, cx >= 0, cx < W, cy >= 0, cy < H else { return false }
+                                return d[ay * W + ax] + jump < best && d[cy * W + cx] + jump < best
+                            }
+                            /// Whether pixel (px, py)'s decided depth is its structure's: within
+                            /// `jump` of its cell's near layer.
+                            @inline(__always) func atLayer(_ px: Int, _ py: Int) -> Bool {
+                                d[py * W + px] >= cellLayers.p[cellRow[py] * w + cellColumn[px]].high - jump
+                            }
+                            // One way only, the depth goes on while the structure stands out in
+                            // depth, from a decided stretch that stands out (see `freeEnd`).
+                            let (dx, dy, bit) = (chosen.dx, chosen.dy, chosen.bit)
+                            var onward = chosen.state & 0x7FF > 0 ? chosen.state & 0x800 != 0 : true
+                            if chosen.state & 0x7FF == 0 {
+                                let (xx, yy) = (x + dx, y + dy)
+                                onward = standsOut(xx, yy, bit) && atLayer(xx, yy)
+                                // The decided stretch goes on behind the neighbour, within 45° of
+                                // the step, as one thin structure standing out in depth.
+                                var behind = false
+                                let at = stepIndex[(dy + 1) * 3 + dx + 1]
+                                for turn in 0..<3 where onward && !behind {
+                                    let (ex, ey) = steps[(at + (turn == 2 ? 7 : turn)) % 8]
+                                    let (bx, by) = (xx + ex, yy + ey)
+                                    guard bx >= 0, bx < W, by >= 0, by < H else { continue }
+                                    let (bq, bs) = (by * W + bx, kept(bx, by))
+                                    let b: UInt8 = ey == 0 ? 2 : ex == 0 ? 1 : ex == ey ? 8 : 4
+                                    behind =
+                                        bs >= 0 && d[bq] > d[k] + jump && atLayer(bx, by) && difference(from, bq) < thinContinuity
+                                        && across(bx, by, bs, thinness) & b != 0 && standsOut(bx, by, b)
+                                }
+                                onward = onward && behind
+                            }
+                            if onward && !standsOut(x, y, bit) { onward = false }
                             let previous = state[fromKept]
                             carried[own] = best
-                            let heading = previous & 0xFFF > 0 ? previous >> 12 : UInt16(way)
-                            state[own] = (previous & 0xFFF + 1) | heading << 12
+                            let heading = previous & 0x7FF > 0 ? previous >> 12 : UInt16(way)
+                            state[own] = (previous & 0x7FF + 1) | heading << 12 | (onward ? 0x800 : 0)
                         }
                     }
                 }
@@ -212,7 +268,14 @@ extension DisparityUpsampler {
                 for run in cellRuns[cellRow[y]] {
                     for x in run {
                         let s = kept(x, y)
-                        if down[s] & 0xFFF > 0 && up[s] & 0xFFF > 0 { d[y * W + x] = min(downDepth[s], upDepth[s]) }
+                        let (a, b) = (Int(down[s] & 0x7FF), Int(up[s] & 0x7FF))
+                        if a > 0 && b > 0 {
+                            d[y * W + x] = min(downDepth[s], upDepth[s])
+                        } else if a > 0 && a <= freeEnd && down[s] & 0x800 != 0 {
+                            d[y * W + x] = downDepth[s]
+                        } else if b > 0 && b <= freeEnd && up[s] & 0x800 != 0 {
+                            d[y * W + x] = upDepth[s]
+                        }
                     }
                 }
             }

@@ -14,8 +14,9 @@ import Testing
     /// A textured background (shading, and a grid of thin light lines every 9 px) at `far`, a
     /// dark strand one pixel wide at `near` along `x = x0 + slope · y` (rows 4…115), and no strand
     /// when `strand` is false.
-    static func scene(strand: Bool, x0: Float, slope: Float, lines: Bool = true) -> (picture: LinearImage, truth: [Float], onStrand: [Bool])
-    {
+    static func scene(
+        strand: Bool, x0: Float, slope: Float, lines: Bool = true, rows: Range<Int> = 4..<116
+    ) -> (picture: LinearImage, truth: [Float], onStrand: [Bool]) {
         var picture = LinearImage(width: width, height: height)
         var truth = [Float](repeating: far, count: width * height)
         var onStrand = [Bool](repeating: false, count: width * height)
@@ -26,7 +27,7 @@ import Testing
                 let shade = 0.04 * SIMD3(sin(u / 5 + v / 7), sin(u / 6 - v / 4 + 1), sin(v / 5 - u / 9 + 2))
                 let line = lines && (x % 9 == 4 || y % 9 == 4)
                 var colour = (line ? SIMD3<Float>(0.75, 0.72, 0.65) : SIMD3<Float>(0.35, 0.22, 0.15)) + shade
-                if strand && x == centre && y >= 4 && y < 116 {
+                if strand && x == centre && rows.contains(y) {
                     colour = SIMD3(0.03, 0.03, 0.05)
                     truth[y * width + x] = near
                     onStrand[y * width + x] = true
@@ -37,6 +38,28 @@ import Testing
         return (picture, truth, onStrand)
     }
 
+    /// Of the strand's pixels at (x, y) that `counted` picks, how many `up` puts at the strand's
+    /// depth (beyond 80 % of the step), and how many background pixels `away` picks it puts in
+    /// front (beyond 20 %).
+    static func tally(
+        _ up: [Float], _ onStrand: [Bool], counted: (Int, Int) -> Bool, away: (Int, Int) -> Bool
+    ) -> (strand: Int, taken: Int, falseNear: Int) {
+        let step = near - far
+        var (strand, taken, falseNear) = (0, 0, 0)
+        for y in 0..<height {
+            for x in 0..<width {
+                let k = y * width + x
+                if onStrand[k] && counted(x, y) {
+                    strand += 1
+                    if up[k] > far + 0.8 * step { taken += 1 }
+                } else if !onStrand[k] && away(x, y) && up[k] > far + 0.2 * step {
+                    falseNear += 1
+                }
+            }
+        }
+        return (strand, taken, falseNear)
+    }
+
     @Test(arguments: [(Float(20), Float(0.37)), (Float(131), Float(-0.23)), (Float(70), Float(0.61))])
     func aStrandHitEveryFewRowsTakesItsDepthBetweenTheHits(x0: Float, slope: Float) {
         let (picture, truth, onStrand) = Self.scene(strand: true, x0: x0, slope: slope)
@@ -45,33 +68,49 @@ import Testing
         // The samples hit the strand in a few rows only.
         #expect(hits >= 3 && hits <= 12, "\(hits) samples on the strand")
         let up = DisparityUpsampler.upsample(map, guide: picture)
-        let step = Self.near - Self.far
         // The strand's pixels between two hits at most five map rows apart (the reach of the
-        // rule; the ends beyond the first and last hit carry nothing).
+        // rule; the ends beyond the first and last hit are the free-end test's).
         let hitRows = (0..<(Self.height / 4)).filter { j in (0..<(Self.width / 4)).contains { map[$0, j] == Self.near } }
         var rows = Set<Int>()
         for (a, b) in zip(hitRows, hitRows.dropFirst()) where b - a <= 5 {
             for y in (4 * a + 2)...(4 * b + 2) { rows.insert(y) }
         }
-        var strand = 0
-        var taken = 0
-        var falseNear = 0
-        for y in 0..<Self.height {
-            for x in 0..<Self.width {
-                let k = y * Self.width + x
-                if onStrand[k] && rows.contains(y) {
-                    strand += 1
-                    if up[k] > Self.far + 0.8 * step { taken += 1 }
-                } else if !onStrand[k] {
-                    // Background two pixels or more from the strand.
-                    let centre = x0 + slope * Float(y)
-                    if abs(Float(x) - centre) >= 2.5 && up[k] > Self.far + 0.2 * step { falseNear += 1 }
-                }
-            }
-        }
+        // Background two pixels or more from the strand.
+        let (strand, taken, falseNear) = Self.tally(
+            up, onStrand, counted: { rows.contains($1) }, away: { abs(Float($0) - (x0 + slope * Float($1))) >= 2.5 })
         #expect(Float(taken) >= 0.9 * Float(strand), "\(taken) of \(strand) strand pixels at its depth")
         #expect(falseNear == 0, "\(falseNear) background pixels in front")
         #expect(up.allSatisfy { $0 >= Self.far - 1e-4 && $0 <= Self.near + 1e-4 })
+    }
+
+    /// A strand whose ends lie beyond the map's first and last hits on it (1½ cells past each):
+    /// its free ends take its depth up to where the strand ends, and the background beyond its
+    /// ends and beside it (the grid's light lines leading away from where the strand crosses them
+    /// included) stays behind.
+    @Test(arguments: [(Float(20), Float(0.37)), (Float(131), Float(-0.23)), (Float(70), Float(0.61))])
+    func aStrandsFreeEndsTakeItsDepthUpToWhereItEnds(x0: Float, slope: Float) {
+        // The rows where the full strand meets a sample; the strand then runs from 6 px before
+        // the first of them past row 16 to 6 px after the last before row 104 (rows whose
+        // sample row before, or after, misses it).
+        let (_, fullTruth, _) = Self.scene(strand: true, x0: x0, slope: slope)
+        let sampled = DisparityDownsampling.point.map(fullTruth, width: Self.width, height: Self.height, factor: 4)
+        let hitRows = (0..<(Self.height / 4)).filter { j in (0..<(Self.width / 4)).contains { sampled[$0, j] == Self.near } }
+            .map { 4 * $0 + 2 }
+        let first = hitRows.first { $0 > 16 && !hitRows.contains($0 - 4) }!
+        let last = hitRows.last { $0 < 104 && !hitRows.contains($0 + 4) }!
+        let rows = (first - 6)..<(last + 7)
+        let (picture, truth, onStrand) = Self.scene(strand: true, x0: x0, slope: slope, rows: rows)
+        let map = DisparityDownsampling.point.map(truth, width: Self.width, height: Self.height, factor: 4)
+        let up = DisparityUpsampler.upsample(map, guide: picture)
+        // Background two pixels or more from the strand or from its ends.
+        let (end, taken, falseNear) = Self.tally(
+            up, onStrand, counted: { $1 < first || $1 > last },
+            away: { abs(Float($0) - (x0 + slope * Float($1))) >= 2.5 || $1 < rows.lowerBound - 2 || $1 >= rows.upperBound + 2 })
+        #expect(end == 12)
+        // 9 – 12 of them (7 without the one-way carry: those the refinement puts in front
+        // around the hits).
+        #expect(4 * taken >= 3 * end, "\(taken) of \(end) pixels of the free ends at the strand's depth")
+        #expect(falseNear == 0, "\(falseNear) background pixels in front")
     }
 
     /// A strand one pixel wide at `near` along `x = x0 + slope · y`, its rims partly covered
