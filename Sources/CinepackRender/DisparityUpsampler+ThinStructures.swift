@@ -15,6 +15,12 @@ extension DisparityUpsampler {
     /// How far (in map cells, counted in pixels) a depth is carried one way only along a thin
     /// structure that stands out in depth: a strand's free end beyond its last hit.
     static let thinFreeEndCells = 2
+    /// The direction a pixel's thinness is tested in for `across` bit `bit` (1, 2, 4 or 8): the
+    /// pixels two such steps away on either side are compared with it. Bit 1 is across a
+    /// vertical step, 2 across a horizontal one, 4 and 8 across the two diagonals.
+    @inline(__always) static func acrossOffset(_ bit: UInt8) -> (dx: Int, dy: Int) {
+        bit == 1 ? (1, 0) : bit == 2 ? (0, 1) : bit == 4 ? (1, 1) : (1, -1)
+    }
     /// The eight steps to the touching pixels, in turn around the circle.
     static let thinSteps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
     /// Each step's place in `thinSteps`, at `(dy + 1) · 3 + dx + 1`.
@@ -150,10 +156,10 @@ extension DisparityUpsampler {
                 guard ax >= 0, ax < W, ay >= 0, ay < H, bx >= 0, bx < W, by >= 0, by < H else { return }
                 if difference(k, ay * W + ax) > thinContrast && difference(k, by * W + bx) > thinContrast { mask |= bit }
             }
-            test(1, 0, 1)
-            test(0, 1, 2)
-            test(1, 1, 4)
-            test(1, -1, 8)
+            for bit in [UInt8(1), 2, 4, 8] {
+                let (dx, dy) = acrossOffset(bit)
+                test(dx, dy, bit)
+            }
             thinness[s] = mask
             return mask
         }
@@ -210,8 +216,8 @@ extension DisparityUpsampler {
                             /// Whether (px, py) lies nearer, by more than `jump`, than the two
                             /// pixels two away from it on both sides across `bit`'s step.
                             @inline(__always) func standsOut(_ px: Int, _ py: Int, _ bit: UInt8) -> Bool {
-                                let (ox, oy) = bit == 1 ? (2, 0) : bit == 2 ? (0, 2) : bit == 4 ? (2, 2) : (2, -2)
-                                let (ax, ay, cx, cy) = (px + ox, py + oy, px - ox, py - oy)
+                                let (ox, oy) = acrossOffset(bit)
+                                let (ax, ay, cx, cy) = (px + 2 * ox, py + 2 * oy, px - 2 * ox, py - 2 * oy)
                                 guard ax >= 0, ax < W, ay >= 0, ay < H, cx >= 0, cx < W, cy >= 0, cy < H else { return false }
                                 return d[ay * W + ax] + jump < best && d[cy * W + cx] + jump < best
                             }
