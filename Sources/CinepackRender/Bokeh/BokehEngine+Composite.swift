@@ -201,8 +201,8 @@ extension BokehEngine {
                         let rhoFill0 = fillLane * fineRadius(rhoFill)
                         let rhoFar = farLane * fineRadius(a)
                         // (Whether a lane is positive: a compare and a test of its mask.)
-                        let topFill: Float = any(fillLane .> 0) ? hmax(rhoFill0) + 0.5 : -1
-                        let topFar: Float = any(farLane .> 0) ? hmax(rhoFar) + 0.5 : -1
+                        let topFill: Float = anyAbove(fillLane, 0) ? hmax(rhoFill0) + 0.5 : -1
+                        let topFar: Float = anyAbove(farLane, 0) ? hmax(rhoFar) + 0.5 : -1
                         let zone = self.zone(x0, y, cell: 1, count: n)
                         let idx = scratch.index(x0 - x0t, sy)
                         let base = f.farR
@@ -443,7 +443,7 @@ extension BokehEngine {
                     let nearArea = aperture.fine(zone(x, y, cell: 1, count: n))
                     store8(f.nearI + q, DiskArea.inverse(c, nearArea))
                 }
-                if any(m .> 0) {
+                if anyAbove(m, 0) {
                     // c + 0.5 of the lanes with a near share, per half tile (scratch columns
                     // before 8, and from 8 on), as mask selects: absent lanes count 0.
                     let column = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(sx)

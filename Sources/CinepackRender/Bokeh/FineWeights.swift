@@ -38,7 +38,7 @@ struct FineKernel {
         let toSpline = vsaturate((e - 0.7) * (1 / 0.3))
         // A lane compare and one test of the mask (`anyBelow`'s reduction to a float, on the
         // path to a branch taken per tap, held the gathers up).
-        blends = any(toSpline .< 1)
+        blends = anyBelow(toSpline, 1)
         t = toSpline * toSpline * (3 - 2 * toSpline)
     }
 

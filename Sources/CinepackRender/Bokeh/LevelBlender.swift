@@ -44,7 +44,7 @@ struct LevelBlender {
             let weight = upper - next
             upper = next
             // A lane compare and a test of its mask, not a reduction to a float.
-            guard any(weight .> 0) else { continue }
+            guard anyAbove(weight, 0) else { continue }
             let (r, g, b, d) = upsampled.values(TileUpsampling.slot(l - 1, field), offset: offset)
             sum.add(weight, r, g, b, d)
         }
