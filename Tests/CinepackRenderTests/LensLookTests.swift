@@ -28,11 +28,12 @@ import Testing
         return (out, Float(c))
     }
 
-    /// Pixels brighter than half the median of the lit ones (the kernel's footprint).
+    /// Pixels brighter than half the spot's peak (the kernel's footprint): a flat spot's rim, soft
+    /// on both sides alike, crosses half its height where the sharp shape's edge is, however wide
+    /// the rim. (Half the median of the lit pixels moved outward with a longer faint rim.)
     static func footprint(_ image: LinearImage) -> [Bool] {
         let v = (0..<(image.width * image.height)).map { image.values[3 * $0] }
-        let lit = v.filter { $0 > 1e-4 }.sorted()
-        let level = lit.isEmpty ? 1 : lit[lit.count / 2] * 0.5
+        let level = 0.5 * (v.max() ?? 1)
         return v.map { $0 > level }
     }
 

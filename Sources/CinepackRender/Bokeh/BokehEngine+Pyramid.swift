@@ -16,13 +16,23 @@ extension BokehEngine {
         let area = self.area
         let zoned = aperture.zones != nil
         let tilesX = level.tilesX
-        // Level 2 is built in the same pass, each of its rows as soon as the two level-1 rows
-        // below it are, which are then still cached (read back from memory once level 1 is
+        // Level 2 is built in the same pass, each of its rows as soon as the level-1 rows under
+        // its tent are, which are then still cached (read back from memory once level 1 is
         // done, they cost more than the arithmetic); a task takes two level-1 tile rows, one of
-        // level 2.
+        // level 2. A level-2 row whose tent reaches into another task's rows waits for a second
+        // pass.
         let second = levels.count > 1 ? levels[1] : nil
         let perTask = second == nil ? 1 : 2
-        parallelFor((level.tilesY + perTask - 1) / perTask, threads: threads) { task in
+        let tasks = (level.tilesY + perTask - 1) / perTask
+        let rowsPerTask = perTask * Tile.cells
+        /// The first and last level-1 rows under level-2 row `k`'s tent.
+        @Sendable @inline(__always) func under(_ k: Int) -> (Int, Int) { (max(2 * k - 1, 0), min(2 * k + 2, h1 - 1)) }
+        /// Whether level-2 row `k` is built by `task`'s first pass: its tent within the task's rows.
+        @Sendable @inline(__always) func inTask(_ k: Int, _ task: Int) -> Bool {
+            let (lo, hi) = under(k)
+            return lo >= task * rowsPerTask && hi < min(h1, (task + 1) * rowsPerTask)
+        }
+        parallelFor(tasks, threads: threads) { task in
             let o = LevelPointers(planes)
             let coarse = second.map { LevelPointers($0.planes) }
             let edges = BokehLevel.RowEdges(level)
@@ -30,7 +40,7 @@ extension BokehEngine {
             // Row by row across the tiles: each row of the picture and of every plane is then
             // read or written in order, which the hardware prefetches (tile by tile, every group
             // starts a row of its own).
-            for cy in (task * perTask * Tile.cells)..<min(h1, (task + 1) * perTask * Tile.cells) {
+            for cy in (task * rowsPerTask)..<min(h1, (task + 1) * rowsPerTask) {
                 let ty = cy / Tile.cells
                 for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
                     let cx0 = tx * Tile.cells
@@ -106,12 +116,23 @@ extension BokehEngine {
                     }
                 }
                 edges.replicate(cy)
-                // Level-2 row cy / 2 once its level-1 rows (one at the bottom of an odd height)
-                // are built.
-                if let second, let coarse, let coarseEdges, cy % 2 == 1 || cy == h1 - 1 {
-                    self.buildRow(cy / 2, of: second, from: level, o, coarse, area: area, zoned: zoned)
-                    coarseEdges.replicate(cy / 2)
+                // The level-2 rows whose last level-1 row this was.
+                if let second, let coarse, let coarseEdges {
+                    for k in max(0, (cy - 2) / 2)...min(second.height - 1, cy / 2) where under(k).1 == cy && inTask(k, task) {
+                        self.buildRow(k, of: second, from: level, o, coarse, area: area, zoned: zoned)
+                        coarseEdges.replicate(k)
+                    }
                 }
+            }
+        }
+        guard let second else { return }
+        parallelFor(tasks, threads: threads) { task in
+            let s = LevelPointers(planes)
+            let o = LevelPointers(second.planes)
+            let edges = BokehLevel.RowEdges(second)
+            for k in (task * rowsPerTask / 2)..<min(second.height, (task + 1) * rowsPerTask / 2) where !inTask(k, task) {
+                self.buildRow(k, of: second, from: level, s, o, area: area, zoned: zoned)
+                edges.replicate(k)
             }
         }
     }
@@ -246,10 +267,11 @@ extension BokehEngine {
         }
     }
 
-    /// Eight cells of `level` from their 16 × 2 children in `fine` (children outside `fine` are
-    /// its zero padding; the averages divide by the children present). `area` and `zoned` as for
-    /// `buildFirstGroup`. Not inlined into the tile loop (measured faster: there the optimiser
-    /// reaches its size limit and leaves the lane helpers as calls).
+    /// Eight cells of `level` from their children in `fine`: the planes gathered from under the
+    /// tent of `ChildTent` (4 × 4 children a cell; children outside `fine` weigh nothing), the
+    /// consumers' largest radii and bits (what the pixels below a cell need) from its own 2 × 2.
+    /// `area` and `zoned` as for `buildFirstGroup`. Not inlined into the tile loop (measured
+    /// faster: there the optimiser reaches its size limit and leaves the lane helpers as calls).
     @inline(never)
     private func buildGroup(
         _ level: BokehLevel, _ fine: BokehLevel, _ cx0: Int, _ cy: Int, _ s: LevelPointers, _ o: LevelPointers,
@@ -260,93 +282,62 @@ extension BokehEngine {
         let cell = level.cell
         let fineCell = fine.cell
         let half = SIMD8<Float>(repeating: 0.5)
-        let p = s.index(2 * cx0, 2 * cy)
         let stride = s.stride
-        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
-            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
-        }
-        // Children outside the finer level (its padding repeats the edge) do not count.
-        var left = SIMD8<Float>(repeating: 1)
-        var right = SIMD8<Float>(repeating: 1)
-        let bottom: Float = 2 * cy + 1 < fh ? 1 : 0
-        if 2 * cx0 + 16 > fw {
-            left = SIMD8((0..<8).map { 2 * (cx0 + $0) < fw ? 1 : 0 })
-            right = SIMD8((0..<8).map { 2 * (cx0 + $0) + 1 < fw ? 1 : 0 })
-        }
-        let leftBottom = left * bottom
-        let rightBottom = right * bottom
-        // Every child present: the factors are all 1, whose products change nothing.
-        let interior = 2 * cx0 + 16 <= fw && 2 * cy + 1 < fh
-        /// The four children (top left, top right, bottom left, bottom right) of the eight cells.
-        @inline(__always) func quad(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            let (a, b) = pair(load8(plane + p), load8(plane + p + 8))
-            let (c, d) = pair(load8(plane + p + stride), load8(plane + p + stride + 8))
-            if interior { return (a, b, c, d) }
-            return (a * left, b * right, c * leftBottom, d * rightBottom)
-        }
-        @inline(__always) func sum(_ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {
-            v.0 + v.1 + v.2 + v.3
-        }
-        var inv = SIMD8<Float>(repeating: 0.25)
-        if 2 * cx0 + 16 > fw || 2 * cy + 1 >= fh {
-            let rows: Float = 2 * cy + 1 < fh ? 2 : 1
-            inv = SIMD8(
-                (0..<8).map { i -> Float in
-                    let x = 2 * (cx0 + i)
-                    let columns: Float = x + 1 < fw ? 2 : (x < fw ? 1 : 0)
-                    return columns > 0 ? 1 / (columns * rows) : 0
-                })
-        }
+        let tent = ChildTent(cx0: cx0, cy: cy, fineWidth: fw, fineHeight: fh) { $0 * stride }
+        let inv = tent.inverse
         let q = o.index(cx0, cy)
         // Far field, leaving out children too sharp for this level or much sharper than the
-        // blurriest child.
-        let farA = quad(s.farA)
-        let c = quad(s.farC)
-        let c0 = c.0 * fineCell
-        let c1 = c.1 * fineCell
-        let c2 = c.2 * fineCell
-        let c3 = c.3 * fineCell
-        let cmax = vmax(vmax(c0 * vpositive(farA.0), c1 * vpositive(farA.1)), vmax(c2 * vpositive(farA.2), c3 * vpositive(farA.3)))
-        let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
+        // blurriest of the cell's own 2 × 2.
+        var cmax = SIMD8<Float>()
+        for k in 1...2 {
+            let a = tent.row(s.farA, k)
+            let c = tent.row(s.farC, k)
+            cmax = vmax(cmax, vmax(c.left * vpositive(a.left), c.right * vpositive(a.right)))
+        }
+        let invMax = 1 / vmax(cmax * fineCell, SIMD8(repeating: 1e-6))
         let invCell = 1 / cell
         @inline(__always) func e(_ c: SIMD8<Float>) -> SIMD8<Float> {
             vsaturate((c * invCell - 0.25) * 2) * vsaturate((c * invMax - 0.3) * 2.5)
         }
-        let e0 = e(c0)
-        let e1 = e(c1)
-        let e2 = e(c2)
-        let e3 = e(c3)
-        let ea0 = e0 * farA.0
-        let ea1 = e1 * farA.1
-        let ea2 = e2 * farA.2
-        let ea3 = e3 * farA.3
-        let sumA = ea0 + ea1 + ea2 + ea3
-        let farC = vmax((ea0 * c0 + ea1 * c1 + ea2 * c2 + ea3 * c3) / vmax(sumA, SIMD8(repeating: 1e-30)) * invCell, half)
-        let red = quad(s.farR)
-        let green = quad(s.farG)
-        let blue = quad(s.farB)
-        store8(o.farR + q, inv * (e0 * red.0 + e1 * red.1 + e2 * red.2 + e3 * red.3))
-        store8(o.farG + q, inv * (e0 * green.0 + e1 * green.1 + e2 * green.2 + e3 * green.3))
-        store8(o.farB + q, inv * (e0 * blue.0 + e1 * blue.1 + e2 * blue.2 + e3 * blue.3))
+        var sumA = SIMD8<Float>()
+        var sumAC = SIMD8<Float>()
+        var red = SIMD8<Float>()
+        var green = SIMD8<Float>()
+        var blue = SIMD8<Float>()
+        for k in 0..<4 where tent.rowWeights[k] > 0 {
+            let c = tent.row(s.farC, k).map { $0 * fineCell }
+            let w = tent.weights(k, c.map(e))
+            let wa = w * tent.row(s.farA, k)
+            sumA += wa.total
+            sumAC += (wa * c).total
+            red += (w * tent.row(s.farR, k)).total
+            green += (w * tent.row(s.farG, k)).total
+            blue += (w * tent.row(s.farB, k)).total
+        }
+        let farC = vmax(sumAC / vmax(sumA, SIMD8(repeating: 1e-30)) * invCell, half)
+        store8(o.farR + q, inv * red)
+        store8(o.farG + q, inv * green)
+        store8(o.farB + q, inv * blue)
         store8(o.farA + q, inv * sumA)
         store8(o.farC + q, farC)
         store8(o.farI + q, DiskArea.inverse(farC, area))
         if fill {
-            store8(o.allR + q, inv * sum(quad(s.allR)))
-            store8(o.allG + q, inv * sum(quad(s.allG)))
-            store8(o.allB + q, inv * sum(quad(s.allB)))
-            store8(o.allA + q, inv * sum(quad(s.allA)))
+            store8(o.allR + q, inv * tent.sum(s.allR))
+            store8(o.allG + q, inv * tent.sum(s.allG))
+            store8(o.allB + q, inv * tent.sum(s.allB))
+            store8(o.allA + q, inv * tent.sum(s.allA))
         }
-        let nearA = quad(s.nearA)
-        let sumNear = sum(nearA)
+        let sumNear = tent.sum(s.nearA)
         if anyAbove(sumNear, 0) {
-            let nc = quad(s.nearC)
-            let cbar =
-                (nearA.0 * nc.0 + nearA.1 * nc.1 + nearA.2 * nc.2 + nearA.3 * nc.3) * fineCell / vmax(sumNear, SIMD8(repeating: 1e-30))
+            var sumNC = SIMD8<Float>()
+            for k in 0..<4 where tent.rowWeights[k] > 0 {
+                sumNC += (tent.weights(k, tent.row(s.nearA, k)) * tent.row(s.nearC, k)).total
+            }
+            let cbar = sumNC * fineCell / vmax(sumNear, SIMD8(repeating: 1e-30))
             let nearC = vmax(cbar * invCell, half)
-            store8(o.nearR + q, inv * sum(quad(s.nearR)))
-            store8(o.nearG + q, inv * sum(quad(s.nearG)))
-            store8(o.nearB + q, inv * sum(quad(s.nearB)))
+            store8(o.nearR + q, inv * tent.sum(s.nearR))
+            store8(o.nearG + q, inv * tent.sum(s.nearG))
+            store8(o.nearB + q, inv * tent.sum(s.nearB))
             store8(o.nearA + q, inv * sumNear)
             store8(o.nearC + q, nearC)
             let share = nearSchedule.weight(cbar, level: level.level)
@@ -356,6 +347,27 @@ extension BokehEngine {
         } else {
             // Only the cells in the level: the padding past them is left as a fresh level's.
             o.clearNear(q, count: min(8, level.width - cx0))
+        }
+        // The consumers below each cell: its 2 × 2 children (outside `fine`, its padding, which
+        // repeats the edge, does not count).
+        let p = s.index(2 * cx0, 2 * cy)
+        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
+        }
+        var left = SIMD8<Float>(repeating: 1)
+        var right = SIMD8<Float>(repeating: 1)
+        let bottom: Float = 2 * cy + 1 < fh ? 1 : 0
+        if 2 * cx0 + 16 > fw {
+            left = SIMD8((0..<8).map { 2 * (cx0 + $0) < fw ? 1 : 0 })
+            right = SIMD8((0..<8).map { 2 * (cx0 + $0) + 1 < fw ? 1 : 0 })
+        }
+        let interior = 2 * cx0 + 16 <= fw && 2 * cy + 1 < fh
+        /// The four children (top left, top right, bottom left, bottom right) of the eight cells.
+        @inline(__always) func quad(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+            let (a, b) = pair(load8(plane + p), load8(plane + p + 8))
+            let (c, d) = pair(load8(plane + p + stride), load8(plane + p + stride + 8))
+            if interior { return (a, b, c, d) }
+            return (a * left, b * right, c * left * bottom, d * right * bottom)
         }
         let maxFar = quad(s.maxFar)
         store8(o.maxFar + q, vmax(vmax(maxFar.0, maxFar.1), vmax(maxFar.2, maxFar.3)))
