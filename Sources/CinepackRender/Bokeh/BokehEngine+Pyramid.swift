@@ -283,20 +283,14 @@ extension BokehEngine {
         let fineCell = fine.cell
         let half = SIMD8<Float>(repeating: 0.5)
         let stride = s.stride
-        let tent = ChildTent(cx0: cx0, cy: cy, fineWidth: fw, fineHeight: fh) { $0 * stride }
+        let tent = ChildTent(cx0: cx0, cy: cy, fineWidth: fw, fineHeight: fh, stride: stride)
         let inv = tent.inverse
         let q = o.index(cx0, cy)
-        // Far field, leaving out children too sharp for this level or much sharper than the
-        // blurriest of the cell's own 2 × 2.
-        var cmax = SIMD8<Float>()
-        for k in 1...2 {
-            let a = tent.row(s.farA, k)
-            let c = tent.row(s.farC, k)
-            cmax = vmax(cmax, vmax(c.left * vpositive(a.left), c.right * vpositive(a.right)))
-        }
-        let invMax = 1 / vmax(cmax * fineCell, SIMD8(repeating: 1e-6))
         let invCell = 1 / cell
-        @inline(__always) func e(_ c: SIMD8<Float>) -> SIMD8<Float> {
+        /// A far child's share at this level: none below a quarter of a cell, fading out as it
+        /// gets much sharper than the blurriest of its cell's own 2 × 2 (1 / its radius in
+        /// `invMax`).
+        @inline(__always) func share(_ c: SIMD8<Float>, _ invMax: SIMD8<Float>) -> SIMD8<Float> {
             vsaturate((c * invCell - 0.25) * 2) * vsaturate((c * invMax - 0.3) * 2.5)
         }
         var sumA = SIMD8<Float>()
@@ -304,15 +298,62 @@ extension BokehEngine {
         var red = SIMD8<Float>()
         var green = SIMD8<Float>()
         var blue = SIMD8<Float>()
-        for k in 0..<4 where tent.rowWeights[k] > 0 {
-            let c = tent.row(s.farC, k).map { $0 * fineCell }
-            let w = tent.weights(k, c.map(e))
-            let wa = w * tent.row(s.farA, k)
-            sumA += wa.total
-            sumAC += (wa * c).total
-            red += (w * tent.row(s.farR, k)).total
-            green += (w * tent.row(s.farG, k)).total
-            blue += (w * tent.row(s.farB, k)).total
+        if tent.interior {
+            // Each column's cell's blurriest far child of its own 2 × 2, in both its columns.
+            var top = (SIMD8<Float>(), SIMD8<Float>())
+            for k in 1...2 {
+                let p = tent.offset(k)
+                top.0 = vmax(top.0, load8(s.farC + p) * vpositive(load8(s.farA + p)))
+                top.1 = vmax(top.1, load8(s.farC + p + 8) * vpositive(load8(s.farA + p + 8)))
+            }
+            let least = SIMD8<Float>(repeating: 1e-6)
+            let invMax = (1 / vmax(ChildTent.pairMax(top.0) * fineCell, least), 1 / vmax(ChildTent.pairMax(top.1) * fineCell, least))
+            typealias Sums = (a: SIMD8<Float>, ac: SIMD8<Float>, r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>)
+            var lo: Sums = (SIMD8(), SIMD8(), SIMD8(), SIMD8(), SIMD8())
+            var hi = lo
+            @inline(__always) func add(_ p: Int, _ w: Float, _ invMax: SIMD8<Float>, _ sums: inout Sums) {
+                let c = load8(s.farC + p) * fineCell
+                let e = w * share(c, invMax)
+                let ea = e * load8(s.farA + p)
+                sums.a += ea
+                sums.ac += ea * c
+                sums.r += e * load8(s.farR + p)
+                sums.g += e * load8(s.farG + p)
+                sums.b += e * load8(s.farB + p)
+            }
+            for k in 0..<4 {
+                let w: Float = k == 0 || k == 3 ? 1 : 3
+                let p = tent.offset(k)
+                add(p - 1, w, invMax.0, &lo)
+                add(p, 2 * w, invMax.0, &lo)
+                add(p + 1, w, invMax.0, &lo)
+                add(p + 7, w, invMax.1, &hi)
+                add(p + 8, 2 * w, invMax.1, &hi)
+                add(p + 9, w, invMax.1, &hi)
+            }
+            sumA = ChildTent.cells(lo.a, hi.a)
+            sumAC = ChildTent.cells(lo.ac, hi.ac)
+            red = ChildTent.cells(lo.r, hi.r)
+            green = ChildTent.cells(lo.g, hi.g)
+            blue = ChildTent.cells(lo.b, hi.b)
+        } else {
+            var cmax = SIMD8<Float>()
+            for k in 1...2 {
+                let a = tent.row(s.farA, k)
+                let c = tent.row(s.farC, k)
+                cmax = vmax(cmax, vmax(c.left * vpositive(a.left), c.right * vpositive(a.right)))
+            }
+            let invMax = 1 / vmax(cmax * fineCell, SIMD8(repeating: 1e-6))
+            for k in 0..<4 where tent.rowWeights[k] > 0 {
+                let c = tent.row(s.farC, k).map { $0 * fineCell }
+                let w = tent.weights(k, c.map { share($0, invMax) })
+                let wa = w * tent.row(s.farA, k)
+                sumA += wa.total
+                sumAC += (wa * c).total
+                red += (w * tent.row(s.farR, k)).total
+                green += (w * tent.row(s.farG, k)).total
+                blue += (w * tent.row(s.farB, k)).total
+            }
         }
         let farC = vmax(sumAC / vmax(sumA, SIMD8(repeating: 1e-30)) * invCell, half)
         store8(o.farR + q, inv * red)
@@ -330,8 +371,20 @@ extension BokehEngine {
         let sumNear = tent.sum(s.nearA)
         if anyAbove(sumNear, 0) {
             var sumNC = SIMD8<Float>()
-            for k in 0..<4 where tent.rowWeights[k] > 0 {
-                sumNC += (tent.weights(k, tent.row(s.nearA, k)) * tent.row(s.nearC, k)).total
+            if tent.interior {
+                var (lo, hi) = (SIMD8<Float>(), SIMD8<Float>())
+                for k in 0..<4 {
+                    let w: Float = k == 0 || k == 3 ? 1 : 3
+                    let p = tent.offset(k)
+                    @inline(__always) func product(_ d: Int) -> SIMD8<Float> { load8(s.nearA + p + d) * load8(s.nearC + p + d) }
+                    lo += w * (product(-1) + 2 * product(0) + product(1))
+                    hi += w * (product(7) + 2 * product(8) + product(9))
+                }
+                sumNC = ChildTent.cells(lo, hi)
+            } else {
+                for k in 0..<4 where tent.rowWeights[k] > 0 {
+                    sumNC += (tent.weights(k, tent.row(s.nearA, k)) * tent.row(s.nearC, k)).total
+                }
             }
             let cbar = sumNC * fineCell / vmax(sumNear, SIMD8(repeating: 1e-30))
             let nearC = vmax(cbar * invCell, half)

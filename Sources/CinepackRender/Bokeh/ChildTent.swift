@@ -27,10 +27,10 @@ struct ChildTent {
     /// Every child of the eight cells inside the finer level: the weights are the constants.
     let interior: Bool
 
-    /// The tent of the group at (`cx0`, `cy`) over a finer grid of `fw × fh` children whose row
-    /// `y` starts `rowStart(y)` values from a plane's origin.
-    @inline(__always) init(cx0: Int, cy: Int, fineWidth fw: Int, fineHeight fh: Int, rowStart: (Int) -> Int) {
-        func row(_ k: Int) -> Int { rowStart(min(max(2 * cy - 1 + k, 0), fh - 1)) + 2 * cx0 }
+    /// The tent of the group at (`cx0`, `cy`) over a finer grid of `fw × fh` children, `stride`
+    /// values a row.
+    @inline(__always) init(cx0: Int, cy: Int, fineWidth fw: Int, fineHeight fh: Int, stride: Int) {
+        func row(_ k: Int) -> Int { min(max(2 * cy - 1 + k, 0), fh - 1) * stride + 2 * cx0 }
         rows = (row(0), row(1), row(2), row(3))
         interior = cx0 > 0 && 2 * cx0 + 16 < fw && cy > 0 && 2 * cy + 2 < fh
         let tent = SIMD4<Float>(1, 3, 3, 1)
@@ -81,19 +81,49 @@ struct ChildTent {
 
     /// The weighted sum (not normalised) of `plane`'s children.
     @inline(__always) func sum(_ plane: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+        if interior {
+            var (lo, hi) = across(plane, 0)
+            for k in 1..<4 {
+                let (a, b) = across(plane, k)
+                let w: Float = k == 3 ? 1 : 3
+                lo += w * a
+                hi += w * b
+            }
+            return Self.cells(lo, hi)
+        }
         var total = SIMD8<Float>()
         for k in 0..<4 where rowWeights[k] > 0 {
-            let v = row(plane, k)
-            let across: SIMD8<Float>
-            if interior {
-                across = v.outerLeft + v.outerRight + 3 * (v.left + v.right)
-            } else {
-                let c = columnWeights
-                across = c.outerLeft * v.outerLeft + c.left * v.left + c.right * v.right + c.outerRight * v.outerRight
-            }
-            total += rowWeights[k] * across
+            total += weights(k, row(plane, k)).total
         }
         return total
+    }
+
+    // MARK: Interior groups
+
+    // Across an interior group the tent is taken at the finer level's columns, without
+    // rearranging lanes: each of the group's 16 columns j gets x[j − 1] + 2x[j] + x[j + 1] (whole
+    // vectors read one column apart), and adding a cell's two columns gives its (1, 3, 3, 1).
+    // Per child factors that depend on the cell (the far share) take the cell's value in both of
+    // its columns' lanes.
+
+    /// Offset of row `k`'s first child from a plane's cell (0, 0).
+    @inline(__always) func offset(_ k: Int) -> Int { k == 0 ? rows.0 : k == 1 ? rows.1 : k == 2 ? rows.2 : rows.3 }
+
+    /// Row `k` of `plane` as (1, 2, 1) across the group's 16 columns, the first eight and the rest.
+    @inline(__always) func across(_ plane: UnsafeMutablePointer<Float>, _ k: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+        let p = plane + offset(k)
+        return (load8(p - 1) + 2 * load8(p) + load8(p + 1), load8(p + 7) + 2 * load8(p + 8) + load8(p + 9))
+    }
+
+    /// The group's 16 columns to its eight cells: each cell's two added.
+    @inline(__always) static func cells(_ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {
+        SIMD8(lowHalf: lo.evenHalf + lo.oddHalf, highHalf: hi.evenHalf + hi.oddHalf)
+    }
+
+    /// Each lane's pair (0 and 1, 2 and 3, …) given the larger of the two: a cell's value in
+    /// both of its columns.
+    @inline(__always) static func pairMax(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        vmax(v, SIMD8(v[1], v[0], v[3], v[2], v[5], v[4], v[7], v[6]))
     }
 }
 
