@@ -57,8 +57,7 @@ struct ChildTent {
 
     /// Row `k` (0…3) of `plane`'s children.
     @inline(__always) func row(_ plane: UnsafeMutablePointer<Float>, _ k: Int) -> Row {
-        let offset = k == 0 ? rows.0 : k == 1 ? rows.1 : k == 2 ? rows.2 : rows.3
-        let p = plane + offset
+        let p = plane + offset(k)
         let (a, b, c) = (load8(p - 2), load8(p), load8(p + 2))
         let (d, e, f) = (load8(p + 6), load8(p + 8), load8(p + 10))
         return Row(
@@ -66,13 +65,10 @@ struct ChildTent {
             right: SIMD8(lowHalf: b.oddHalf, highHalf: e.oddHalf), outerRight: SIMD8(lowHalf: c.evenHalf, highHalf: f.evenHalf))
     }
 
-    /// The weights of row `k`'s children, times `factor` child by child.
+    /// The weights of row `k`'s children, times `factor` child by child (interior groups take the
+    /// tent across instead, below).
     @inline(__always) func weights(_ k: Int, _ factor: Row) -> Row {
         let w = rowWeights[k]
-        if interior {
-            return Row(
-                outerLeft: w * factor.outerLeft, left: 3 * w * factor.left, right: 3 * w * factor.right, outerRight: w * factor.outerRight)
-        }
         let c = columnWeights
         return Row(
             outerLeft: w * c.outerLeft * factor.outerLeft, left: w * c.left * factor.left, right: w * c.right * factor.right,
