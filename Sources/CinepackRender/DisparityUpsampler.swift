@@ -997,7 +997,7 @@ package enum DisparityUpsampler {
                     }
                     for x in xs {
                         let k = y * W + x
-                        let g = model.x * c.p[k] + model.y * c.p[plane + k] + model.z * c.p[2 * plane + k] + model.w
+                        let g = modelled(model, c.p, plane, k)
                         if g > middle {
                             nearer += 1
                         } else {
