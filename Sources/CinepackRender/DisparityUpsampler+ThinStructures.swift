@@ -21,6 +21,15 @@ extension DisparityUpsampler {
     @inline(__always) static func acrossOffset(_ bit: UInt8) -> (dx: Int, dy: Int) {
         bit == 1 ? (1, 0) : bit == 2 ? (0, 1) : bit == 4 ? (1, 1) : (1, -1)
     }
+    /// The `across` bit perpendicular to a step (dx, dy) to a touching pixel: the direction a
+    /// structure running along the step is thin in.
+    @inline(__always) static func acrossBit(_ dx: Int, _ dy: Int) -> UInt8 {
+        dy == 0 ? 2 : dx == 0 ? 1 : dx == dy ? 8 : 4
+    }
+    /// A sweep's state of a pixel: the steps a carried depth came (0: not carried), whether it
+    /// may be taken one way only, and from bit 12 the way it left its decided pixel.
+    static let thinHops: UInt16 = 0x7FF
+    static let thinOneWay: UInt16 = 0x800
     /// The eight steps to the touching pixels, in turn around the circle.
     static let thinSteps = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
     /// Each step's place in `thinSteps`, at `(dy + 1) · 3 + dx + 1`.
@@ -188,30 +197,31 @@ extension DisparityUpsampler {
                             var fromKept = -1
                             var way = 0
                             var chosen: (dx: Int, dy: Int, bit: UInt8, state: UInt16) = (0, 0, 0, 0)
-                            /// Neighbour (x + dx, y + dy), the step's way from it (1…8 around the
-                            /// circle) and the `across` bit perpendicular to the step.
-                            @inline(__always) func consider(_ dx: Int, _ dy: Int, _ step: Int, _ bit: UInt8) {
+                            /// Neighbour (x + dx, y + dy) and the step's way from it (1…8 around
+                            /// the circle).
+                            @inline(__always) func consider(_ dx: Int, _ dy: Int, _ step: Int) {
                                 let (xx, yy) = (x + dx, y + dy)
                                 guard xx >= 0, xx < W, yy >= 0, yy < H else { return }
                                 let q = yy * W + xx
                                 let s = kept(xx, yy)
                                 let st = s >= 0 ? state[s] : 0
-                                let hops = Int(st & 0x7FF)
+                                let hops = Int(st & Self.thinHops)
                                 let depth = hops > 0 ? carried[s] : d[q]
                                 guard depth > best, hops < reach, s >= 0, difference(k, q) < thinContinuity else { return }
                                 if hops > 0 {
                                     let turn = (step - Int(st >> 12) + 8) % 8
                                     guard turn <= 1 || turn == 7 else { return }
                                 }
+                                let bit = acrossBit(dx, dy)
                                 guard across(x, y, own, thinness) & bit != 0, across(xx, yy, s, thinness) & bit != 0 else { return }
                                 (best, from, fromKept, way, chosen) = (depth, q, s, step, (dx, dy, bit, st))
                             }
                             // Down: left, up-left, up, up-right (steps east, south-east, south,
                             // south-west); up: the mirror image.
-                            consider(sign, 0, forward ? 1 : 5, 2)
-                            consider(sign, sign, forward ? 2 : 6, 8)
-                            consider(0, sign, forward ? 3 : 7, 1)
-                            consider(-sign, sign, forward ? 4 : 8, 4)
+                            consider(sign, 0, forward ? 1 : 5)
+                            consider(sign, sign, forward ? 2 : 6)
+                            consider(0, sign, forward ? 3 : 7)
+                            consider(-sign, sign, forward ? 4 : 8)
                             guard from >= 0 else { continue }
                             /// Whether (px, py) lies nearer, by more than `jump`, than the two
                             /// pixels two away from it on both sides across `bit`'s step.
@@ -229,8 +239,8 @@ extension DisparityUpsampler {
                             // One way only, the depth goes on while the structure stands out in
                             // depth, from a decided stretch that stands out (see `freeEnd`).
                             let (dx, dy, bit) = (chosen.dx, chosen.dy, chosen.bit)
-                            var onward = chosen.state & 0x7FF > 0 ? chosen.state & 0x800 != 0 : true
-                            if chosen.state & 0x7FF == 0 {
+                            var onward = chosen.state & Self.thinHops > 0 ? chosen.state & Self.thinOneWay != 0 : true
+                            if chosen.state & Self.thinHops == 0 {
                                 let (xx, yy) = (x + dx, y + dy)
                                 onward = standsOut(xx, yy, bit) && atLayer(xx, yy)
                                 // The decided stretch goes on behind the neighbour, within 45° of
@@ -242,7 +252,7 @@ extension DisparityUpsampler {
                                     let (bx, by) = (xx + ex, yy + ey)
                                     guard bx >= 0, bx < W, by >= 0, by < H else { continue }
                                     let (bq, bs) = (by * W + bx, kept(bx, by))
-                                    let b: UInt8 = ey == 0 ? 2 : ex == 0 ? 1 : ex == ey ? 8 : 4
+                                    let b = acrossBit(ex, ey)
                                     behind =
                                         bs >= 0 && d[bq] > d[k] + jump && atLayer(bx, by) && difference(from, bq) < thinContinuity
                                         && across(bx, by, bs, thinness) & b != 0 && standsOut(bx, by, b)
@@ -252,8 +262,8 @@ extension DisparityUpsampler {
                             if onward && !standsOut(x, y, bit) { onward = false }
                             let previous = state[fromKept]
                             carried[own] = best
-                            let heading = previous & 0x7FF > 0 ? previous >> 12 : UInt16(way)
-                            state[own] = (previous & 0x7FF + 1) | heading << 12 | (onward ? 0x800 : 0)
+                            let heading = previous & Self.thinHops > 0 ? previous >> 12 : UInt16(way)
+                            state[own] = (previous & Self.thinHops + 1) | heading << 12 | (onward ? Self.thinOneWay : 0)
                         }
                     }
                 }
@@ -274,12 +284,12 @@ extension DisparityUpsampler {
                 for run in cellRuns[cellRow[y]] {
                     for x in run {
                         let s = kept(x, y)
-                        let (a, b) = (Int(down[s] & 0x7FF), Int(up[s] & 0x7FF))
+                        let (a, b) = (Int(down[s] & Self.thinHops), Int(up[s] & Self.thinHops))
                         if a > 0 && b > 0 {
                             d[y * W + x] = min(downDepth[s], upDepth[s])
-                        } else if a > 0 && a <= freeEnd && down[s] & 0x800 != 0 {
+                        } else if a > 0 && a <= freeEnd && down[s] & Self.thinOneWay != 0 {
                             d[y * W + x] = downDepth[s]
-                        } else if b > 0 && b <= freeEnd && up[s] & 0x800 != 0 {
+                        } else if b > 0 && b <= freeEnd && up[s] & Self.thinOneWay != 0 {
                             d[y * W + x] = upDepth[s]
                         }
                     }
