@@ -401,26 +401,9 @@ extension BokehEngine {
             // Only the cells in the level: the padding past them is left as a fresh level's.
             o.clearNear(q, count: min(8, level.width - cx0))
         }
-        // The consumers below each cell: its 2 × 2 children (outside `fine`, its padding, which
-        // repeats the edge, does not count).
-        let p = s.index(2 * cx0, 2 * cy)
-        @inline(__always) func pair(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
-            (SIMD8(lowHalf: v0.evenHalf, highHalf: v1.evenHalf), SIMD8(lowHalf: v0.oddHalf, highHalf: v1.oddHalf))
-        }
-        var left = SIMD8<Float>(repeating: 1)
-        var right = SIMD8<Float>(repeating: 1)
-        let bottom: Float = 2 * cy + 1 < fh ? 1 : 0
-        if 2 * cx0 + 16 > fw {
-            left = SIMD8((0..<8).map { 2 * (cx0 + $0) < fw ? 1 : 0 })
-            right = SIMD8((0..<8).map { 2 * (cx0 + $0) + 1 < fw ? 1 : 0 })
-        }
-        let interior = 2 * cx0 + 16 <= fw && 2 * cy + 1 < fh
-        /// The four children (top left, top right, bottom left, bottom right) of the eight cells.
+        // The consumers below each cell: its own 2 × 2 children.
         @inline(__always) func quad(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-            let (a, b) = pair(load8(plane + p), load8(plane + p + 8))
-            let (c, d) = pair(load8(plane + p + stride), load8(plane + p + stride + 8))
-            if interior { return (a, b, c, d) }
-            return (a * left, b * right, c * left * bottom, d * right * bottom)
+            tent.own(plane)
         }
         let maxFar = quad(s.maxFar)
         store8(o.maxFar + q, vmax(vmax(maxFar.0, maxFar.1), vmax(maxFar.2, maxFar.3)))

@@ -65,6 +65,17 @@ struct ChildTent {
             right: SIMD8(lowHalf: b.oddHalf, highHalf: e.oddHalf), outerRight: SIMD8(lowHalf: c.evenHalf, highHalf: f.evenHalf))
     }
 
+    /// The cell's own 2 × 2 children of `plane` (top left, top right, bottom left, bottom right),
+    /// 0 outside the finer level: what the pixels below the cell hold, not its content.
+    @inline(__always) func own(_ plane: UnsafeMutablePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let (top, bottom) = (row(plane, 1), row(plane, 2))
+        if interior { return (top.left, top.right, bottom.left, bottom.right) }
+        // The inner columns' and rows' weights are 3 where present.
+        let (left, right) = (vpositive(columnWeights.left), vpositive(columnWeights.right))
+        let (upper, lower) = (rowWeights[1] > 0 ? 1 : 0, rowWeights[2] > 0 ? 1 : 0) as (Float, Float)
+        return (top.left * left * upper, top.right * right * upper, bottom.left * left * lower, bottom.right * right * lower)
+    }
+
     /// The weights of row `k`'s children, times `factor` child by child (interior groups take the
     /// tent across instead, below).
     @inline(__always) func weights(_ k: Int, _ factor: Row) -> Row {
