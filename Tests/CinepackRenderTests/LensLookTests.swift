@@ -13,8 +13,9 @@ import Testing
     static let radius: Float = 22
 
     /// A black picture with one bright point at the centre, everything `radius` px out of focus.
-    static func pointLight(_ look: LensLook, quality: RenderQuality = .export) -> (image: LinearImage, centre: Float) {
-        let n = size
+    static func pointLight(
+        _ look: LensLook, quality: RenderQuality = .export, radius: Float = radius, size n: Int = size
+    ) -> (image: LinearImage, centre: Float) {
         var picture = LinearImage(width: n, height: n)
         let c = n / 2
         picture.setPixel(c, c, SIMD3(repeating: 400))
@@ -31,9 +32,9 @@ import Testing
     /// Pixels brighter than half the spot's peak (the kernel's footprint): a flat spot's rim, soft
     /// on both sides alike, crosses half its height where the sharp shape's edge is, however wide
     /// the rim. (Half the median of the lit pixels moved outward with a longer faint rim.)
-    static func footprint(_ image: LinearImage) -> [Bool] {
+    static func footprint(_ image: LinearImage, level share: Float = 0.5) -> [Bool] {
         let v = (0..<(image.width * image.height)).map { image.values[3 * $0] }
-        let level = 0.5 * (v.max() ?? 1)
+        let level = share * (v.max() ?? 1)
         return v.map { $0 > level }
     }
 
@@ -57,7 +58,7 @@ import Testing
         return true
     }
 
-    static func overlap(_ mask: [Bool], centre: Float, _ inside: (Float, Float) -> Bool) -> Float {
+    static func overlap(_ mask: [Bool], size: Int = size, centre: Float, _ inside: (Float, Float) -> Bool) -> Float {
         var both = 0
         var either = 0
         for y in 0..<size {
@@ -102,6 +103,30 @@ import Testing
             Self.insidePolygon(x, y, blades: blades, degrees: rotation, radius: Self.radius)
         }
         #expect(roundRotated < iou)
+    }
+
+    /// A viewer thresholds the picture as stored, not linear light: half an sRGB spot's peak is 21 %
+    /// of its linear peak. The rim must be sharp enough that the hexagon holds there too, at radii
+    /// across the reduced levels (a level's smallest circles span the fewest of its cells).
+    @Test(arguments: [Float(20), 24, 30, 40, 48])
+    func aHexagonHoldsItsShapeAtAViewersThreshold(radius: Float) {
+        let size = 2 * Int(1.5 * radius) + 32
+        let rotation: Float = 10
+        let (image, centre) = Self.pointLight(
+            LensLook(blades: 6, bladeRotation: rotation), radius: radius, size: size)
+        // sRGB's 0.5 decodes to 0.214 linear.
+        for share in [Float(0.5), 0.214] {
+            let mask = Self.footprint(image, level: share)
+            func fit(_ degrees: Float) -> Float {
+                Self.overlap(mask, size: size, centre: centre) {
+                    Self.insidePolygon($0, $1, blades: 6, degrees: degrees, radius: radius)
+                }
+            }
+            let iou = fit(rotation)
+            #expect(iou >= 0.9, "radius \(radius), footprint over \(share) of the peak: overlap \(iou)")
+            let best = (-12...12).map { rotation + Float($0) * 0.5 }.max { fit($0) < fit($1) }!
+            #expect(abs(best - rotation) <= 2, "radius \(radius), over \(share) of the peak: best rotation \(best)°")
+        }
     }
 
     @Test(arguments: [Float(2), Float(1.5), Float(0.5), Float(4)])

@@ -17,15 +17,18 @@ struct BokehSchedule: Sendable {
 
     /// The schedule of a quality for the far field (and the fill behind near samples), or with
     /// `nearField` for near samples spreading over what lies behind them. A `shaped` aperture
-    /// (spec/render.md §5) gathers up to twice as many cells per level, so that its corners and
-    /// straight sides are drawn on enough cells to read as such.
+    /// (spec/render.md §5) gathers more cells per level (at export up to `DiskTaps.maxRadius`, four
+    /// times the round aperture's radius in cells): its corners and straight sides are drawn on
+    /// enough cells to read as such, and its rim, about a cell and a half wide at any level, stays
+    /// a small part of its radius (a viewer's threshold, at 21 % of the peak on an sRGB picture,
+    /// sees the shape and not a rounded, swollen one).
     init(quality: RenderQuality, width: Int, height: Int, nearField: Bool = false, shaped: Bool = false) {
         switch quality {
         case .export:
             // Far circles from about 1.7 px of radius already blend into half resolution, whose
             // soft rim is invisible under the blur; near ones keep full resolution up to 3 px.
             r0 = nearField ? 3 : 2.25
-            rt = shaped ? 12 : 6
+            rt = shaped ? Float(DiskTaps.maxRadius) : 6
         case .preview:
             r0 = 2
             rt = shaped ? 6 : 3

@@ -1,9 +1,10 @@
 /// The discrete area of a soft disk, `Σ profile(c + 0.5 − |o|)` over integer offsets `o`, so that
 /// a sample spread with weights `profile / area` sums to exactly one (energy preserved).
-/// `inverse` reads a table (radius steps of 1/64 up to 16 cells); hot loops fetch it once.
+/// `inverse` reads a table (radius steps of 1/64, up to a cell past the largest radius a level
+/// gathers, `DiskTaps.maxRadius`); hot loops fetch it once.
 enum DiskArea {
     static let step: Float = 1.0 / 64
-    static let limit: Float = 16
+    static let limit = Float(DiskTaps.maxRadius + 1)
     struct Table: @unchecked Sendable {
         let storage: RawBuffer<Float>
         /// `storage`'s values, for the hot loops.

@@ -9,7 +9,9 @@ enum DiskTaps {
         let ring: Int32
     }
 
-    static let maxRadius = 12
+    /// The largest radius, in cells, any level gathers: a shaped aperture's top at export
+    /// (`BokehSchedule`); round ones stop at 6.
+    static let maxRadius = 24
     /// Quarter-pixel steps of the reach: `table[k]` holds the taps closer than k / 4, up to
     /// `maxRadius + 0.5` (a disk no larger than a profile needs, so no tap of zero weight is
     /// visited in a ring up to a pixel wide).
