@@ -56,8 +56,9 @@ final class ApertureTaps: @unchecked Sendable {
                 gauge: gauge.unsqueezed)
             : nil
         return ApertureTaps(
-            taps: taps, coarse: DiskArea.make(.coarse, extent: gauge.extent, gauge: gauge.value),
-            fine: DiskArea.make(.fine, extent: gauge.extent, gauge: gauge.value), extent: gauge.extent, zones: zones)
+            taps: taps, coarse: DiskArea.make(.coarse, extent: gauge.extent, limit: DiskArea.shapedLimit, gauge: gauge.value),
+            fine: DiskArea.make(.fine, extent: gauge.extent, limit: DiskArea.shapedLimit, gauge: gauge.value), extent: gauge.extent,
+            zones: zones)
     }
 
     /// The largest tap offset (each axis) a shape reaching `extent` blur radii needs: the taps'

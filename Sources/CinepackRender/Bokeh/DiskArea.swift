@@ -1,16 +1,23 @@
 /// The discrete area of a soft disk, `Σ profile(c + 0.5 − |o|)` over integer offsets `o`, so that
 /// a sample spread with weights `profile / area` sums to exactly one (energy preserved).
-/// `inverse` reads a table (radius steps of 1/64, up to a cell past the largest radius a level
-/// gathers, `DiskTaps.maxRadius`); hot loops fetch it once.
+/// `inverse` reads a table (radius steps of 1/64, up to the table's `limit`); hot loops fetch it
+/// once.
 enum DiskArea {
     static let step: Float = 1.0 / 64
-    static let limit = Float(DiskTaps.maxRadius + 1)
+    /// The round aperture's tables: its levels gather up to 6 cells (a radius past the limit
+    /// takes the continuous disk's area).
+    static let limit: Float = 16
+    /// A shaped aperture's: a cell past the largest radius its levels gather
+    /// (`DiskTaps.maxRadius`), where its area is not the disk's.
+    static let shapedLimit = Float(DiskTaps.maxRadius + 1)
     struct Table: @unchecked Sendable {
         let storage: RawBuffer<Float>
         /// `storage`'s values, for the hot loops.
         let p: UnsafeMutablePointer<Float>
         /// Smallest radius the profile gives a point (coarse levels: half a cell).
         let floor: Float
+        /// The radius (cells) the table runs to.
+        let limit: Float
     }
 
     static func make(_ profile: EdgeProfile) -> Table {
@@ -19,7 +26,7 @@ enum DiskArea {
 
     /// The same for a shaped aperture, `gauge` standing for the distance (spec/render.md §5);
     /// its shape reaches `extent` times as far as a disk.
-    static func make(_ profile: EdgeProfile, extent: Float = 1, gauge: (Float, Float) -> Float) -> Table {
+    static func make(_ profile: EdgeProfile, extent: Float = 1, limit: Float = limit, gauge: (Float, Float) -> Float) -> Table {
         let n = Int(limit / step) + 2
         let storage = RawBuffer<Float>(count: n)
         let t = storage.base
@@ -34,7 +41,7 @@ enum DiskArea {
             }
             t[i] = 1 / sum
         }
-        return Table(storage: storage, p: t, floor: profile == .coarse ? 0.5 : 0)
+        return Table(storage: storage, p: t, floor: profile == .coarse ? 0.5 : 0, limit: limit)
     }
 
     static let table = make(.coarse)
@@ -43,6 +50,7 @@ enum DiskArea {
     /// 1 / area for a radius in cells.
     @inline(__always) static func inverse(_ radius: Float, _ table: Table) -> Float {
         let c = max(radius, table.floor)
+        let limit = table.limit
         if !(c < limit) { return c.isFinite ? 1 / (Float.pi * (c * c + 1.0 / 12)) : 0 }
         let f = c / step
         let i = Int(f)
@@ -54,6 +62,7 @@ enum DiskArea {
     /// values; only the table reads are done per lane.
     @inline(always) static func inverse(_ radius: SIMD8<Float>, _ table: Table) -> SIMD8<Float> {
         let c = vmax(radius, SIMD8(repeating: table.floor))
+        let limit = table.limit
         // Radii past the table read its last step; their lanes take the continuous area below.
         let f = vmin(SIMD8(repeating: limit / step), c * (1 / step))
         // The scalar's Int(f) is floor(f) here, taken without a trapping conversion: rounded to an

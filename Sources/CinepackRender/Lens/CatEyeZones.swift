@@ -23,12 +23,12 @@ final class CatEyeZones: @unchecked Sendable {
         let steps = DiskTaps.steps
         let m = ApertureTaps.tapReach(extent)
         let reach = Float(steps) / 4
-        // Area tables run to DiskArea.limit plus the fine profile's reach; taps to the last step.
-        let g = Int((extent * (DiskArea.limit + 2)).rounded(.up))
+        // Area tables run to DiskArea.shapedLimit plus the fine profile's reach; taps to the last step.
+        let g = Int((extent * (DiskArea.shapedLimit + 2)).rounded(.up))
         let side = 2 * g + 1
         let unsqueezed = (-g...g).flatMap { dy in (-g...g).map { dx in SIMD2(Float(dx) * squeeze.x, Float(dy) * squeeze.y) } }
         let aperture = unsqueezed.map(gauge)
-        let entries = Int(DiskArea.limit / DiskArea.step) + 2
+        let entries = Int(DiskArea.shapedLimit / DiskArea.step) + 2
         let zones = CatEye.zoneCount
         let storage = RawBuffer<Float>(count: 2 * zones * entries, zeroed: false)
         self.storage = storage
@@ -80,14 +80,18 @@ final class CatEyeZones: @unchecked Sendable {
         }
         taps = flat
         self.ends = ends
-        coarse = (0..<zones).map { DiskArea.Table(storage: storage, p: storage.base + 2 * $0 * entries, floor: 0.5) }
-        fine = (0..<zones).map { DiskArea.Table(storage: storage, p: storage.base + (2 * $0 + 1) * entries, floor: 0) }
+        coarse = (0..<zones).map {
+            DiskArea.Table(storage: storage, p: storage.base + 2 * $0 * entries, floor: 0.5, limit: DiskArea.shapedLimit)
+        }
+        fine = (0..<zones).map {
+            DiskArea.Table(storage: storage, p: storage.base + (2 * $0 + 1) * entries, floor: 0, limit: DiskArea.shapedLimit)
+        }
     }
 
     /// `1 / Σ profile(c + 0.5 − g(o))` over the integer offsets, for the radii of `DiskArea`'s
     /// tables: the gauges are bucketed by table step, so each radius sums only its soft rim.
     private static func fillAreas(_ out: UnsafeMutablePointer<Float>, _ profile: EdgeProfile, _ gauges: [Float]) {
-        let entries = Int(DiskArea.limit / DiskArea.step) + 2
+        let entries = Int(DiskArea.shapedLimit / DiskArea.step) + 2
         let perStep = 1 / DiskArea.step
         let rim = Int((profile.reach + 0.5) * perStep)
         let buckets = entries + rim + 1
