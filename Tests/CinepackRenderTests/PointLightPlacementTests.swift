@@ -9,14 +9,14 @@ import Testing
     static let size = 128
 
     /// A black frame, `radius` px out of focus, with one bright pixel at (x, y).
-    static func render(_ look: LensLook, radius: Float, x: Int, y: Int) -> LinearImage {
+    static func render(_ look: LensLook, radius: Float, x: Int, y: Int, quality: RenderQuality = .export) -> LinearImage {
         let n = size
         var picture = LinearImage(width: n, height: n)
         picture.setPixel(x, y, SIMD3(repeating: 400))
         let lens = LensModel(focalLength35mm: 26, fNumber: 2, width: n)
         let focus: Float = 1
         let d = focus - 2 * radius / lens.scale(focusDisparity: focus)
-        var renderer = BokehRenderer(quality: .export)
+        var renderer = BokehRenderer(quality: quality)
         renderer.look = look
         return renderer.render(
             picture: picture, fullResolutionDisparity: [Float](repeating: d, count: n * n), focusDisparity: focus, lens: lens)
@@ -55,6 +55,21 @@ import Testing
                 #expect(at - previous >= -0.05 && at - previous <= 2.05, "r \(radius): spot moved \(at - previous) px for 1 px")
             }
             previous = at
+        }
+    }
+
+    /// Preview renders from cells of 4 × 4 pixels, so a background light's spot lies at the centre
+    /// of its cell: within 1.5 px of the light, stepping a cell at a time (spec/render.md §3,
+    /// preview). Its reduced render builds the far field of its half-resolution level under the
+    /// tent too; from 2 × 2 boxes of cells the spot sat at the centre of a block of 8 × 8 pixels,
+    /// up to 3.5 px off.
+    @Test(arguments: [Float(12), 24, 40])
+    func previewPutsABackgroundLightsSpotInItsCell(radius: Float) {
+        for k in 0..<8 {
+            let (x, y) = (60 + k, 60 + (3 * k) % 8)
+            let image = Self.render(LensLook(), radius: radius, x: x, y: y, quality: .preview)
+            let offset = Self.centroid(image) - SIMD2(Float(x), Float(y))
+            #expect(abs(offset.x) <= 1.55 && abs(offset.y) <= 1.55, "r \(radius), light at \(x),\(y): off by \(offset)")
         }
     }
 }

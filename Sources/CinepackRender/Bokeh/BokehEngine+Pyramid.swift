@@ -32,18 +32,30 @@ extension BokehEngine {
             let (lo, hi) = under(k)
             return lo >= task * rowsPerTask && hi < min(h1, (task + 1) * rowsPerTask)
         }
+        let tented = tentedFirstLevel
         parallelFor(tasks, threads: threads) { task in
             let o = LevelPointers(planes)
             let coarse = second.map { LevelPointers($0.planes) }
             let edges = BokehLevel.RowEdges(level)
             let coarseEdges = second.map { BokehLevel.RowEdges($0) }
+            let rows = tented ? FirstLevelRows(width: W) : nil
             // Row by row across the tiles: each row of the picture and of every plane is then
             // read or written in order, which the hardware prefetches (tile by tile, every group
             // starts a row of its own).
             for cy in (task * rowsPerTask)..<min(h1, (task + 1) * rowsPerTask) {
                 let ty = cy / Tile.cells
+                if let rows {
+                    for y in max(2 * cy - 1, 0)...min(2 * cy + 2, H - 1) {
+                        rows.fill(y, picture: pic.p, disparity: disp.p, radius: radius)
+                    }
+                }
                 for tx in 0..<tilesX where active.p[ty * tilesX + tx] != 0 {
                     let cx0 = tx * Tile.cells
+                    if let rows {
+                        self.buildFirstTentGroup(
+                            cx0, cy, rows, o, mask.p, w1, area: area, zoned: zoned, fill: level.fill[ty * tilesX + tx] != 0)
+                        continue
+                    }
                     if 2 * cx0 + 16 <= W && 2 * cy + 1 < H {
                         self.buildFirstGroup(
                             cx0, cy, o, pic.p, disp.p, mask.p, w1, area: area, zoned: zoned, fill: level.fill[ty * tilesX + tx] != 0)
@@ -224,6 +236,106 @@ extension BokehEngine {
         UnsafeMutableRawPointer(mask + cy * maskWidth + cx0).storeBytes(of: bits, as: SIMD8<UInt32>.self)
     }
 
+    /// Eight level-1 cells whose far field comes from the full-resolution rows under their tent
+    /// (`ChildTent`: 4 × 4 pixels a cell, pixels outside the picture weighing nothing), so that a
+    /// background light's spot lies where the light is and not at its cell's centre. Each child
+    /// counts as in `buildFirstGroup`. The near field, the consumers below each cell and the
+    /// blurriest far child that decides which children are too sharp for the level come from its
+    /// own 2 × 2, as there.
+    @inline(never)
+    private func buildFirstTentGroup(
+        _ cx0: Int, _ cy: Int, _ rows: FirstLevelRows, _ o: LevelPointers, _ mask: UnsafeMutablePointer<UInt32>,
+        _ maskWidth: Int, area: DiskArea.Table, zoned: Bool, fill: Bool
+    ) {
+        let half = SIMD8<Float>(repeating: 0.5)
+        let big = SIMD8<Float>(repeating: 1e30)
+        let tent = ChildTent(cx0: cx0, cy: cy, fineWidth: width, fineHeight: height, rowStart: rows.rowStart)
+        let inv = tent.inverse
+        let q = o.index(cx0, cy)
+        let (radiusPlane, nearPlane) = (rows.origin(.radius), rows.origin(.near))
+        let (redPlane, greenPlane, bluePlane) = (rows.origin(.red), rows.origin(.green), rows.origin(.blue))
+        // The own 2 × 2 (0 outside the picture: no radius, no near share, so no consumer).
+        let ownA = tent.own(radiusPlane)
+        let ownN = tent.own(nearPlane)
+        let own = [(ownA.0, ownN.0), (ownA.1, ownN.1), (ownA.2, ownN.2), (ownA.3, ownN.3)]
+        var cmax = SIMD8<Float>()
+        for (a, mn) in own { cmax = vmax(cmax, vmax(a, half) * vpositive(1 - mn)) }
+        let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
+        var (farA, farAC, farR, farG, farB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var (allA, allR, allG, allB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var (nearA, nearAC, nearR, nearG, nearB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        for k in 0..<4 where tent.rowWeights[k] > 0 {
+            let c = tent.row(radiusPlane, k).map { vmax($0, half) }
+            let mn = tent.row(nearPlane, k)
+            let mf = mn.map { 1 - $0 }
+            let (red, green, blue) = (tent.row(redPlane, k), tent.row(greenPlane, k), tent.row(bluePlane, k))
+            // The far share: none below a pixel's blur, fading out as it gets much sharper than
+            // the blurriest of the cell's own children.
+            let e = tent.weights(k, mf * c.map { vsaturate($0 - 0.5) * vsaturate(($0 * invMax - 0.3) * 2.5) })
+            farA += e.total
+            farAC += (e * c).total
+            farR += (e * red).total
+            farG += (e * green).total
+            farB += (e * blue).total
+            if fill {
+                let w = tent.weights(k, mf)
+                allA += w.total
+                allR += (w * red).total
+                allG += (w * green).total
+                allB += (w * blue).total
+            }
+        }
+        // The near field keeps its own 2 × 2: a near sample spills over sharp pixels, and under the
+        // tent it would reach a cell further than its blur.
+        let (ownR, ownG, ownB) = (tent.own(redPlane), tent.own(greenPlane), tent.own(bluePlane))
+        let nearColours = [(ownR.0, ownG.0, ownB.0), (ownR.1, ownG.1, ownB.1), (ownR.2, ownG.2, ownB.2), (ownR.3, ownG.3, ownB.3)]
+        for ((a, mn), (red, green, blue)) in zip(own, nearColours) {
+            nearA += mn
+            nearAC += mn * vmax(a, half)
+            nearR += mn * red
+            nearG += mn * green
+            nearB += mn * blue
+        }
+        let ownInverse = 1 / vmax(tent.ownCount, SIMD8(repeating: 1))
+        let farC = vmax(farAC / vmax(farA, SIMD8(repeating: 1e-30)) * 0.5, half)
+        o.storeFar(q, red: farR, green: farG, blue: farB, alpha: farA, scale: inv, radius: farC, area: area)
+        if fill { o.storeFill(q, red: allR, green: allG, blue: allB, alpha: allA, scale: inv) }
+        let count = min(8, maskWidth - cx0)
+        if anyAbove(nearA, 0) {
+            let cbar = nearAC / vmax(nearA, SIMD8(repeating: 1e-30))
+            let nearC = vmax(cbar * 0.5, half)
+            store8(o.nearR + q, ownInverse * nearR)
+            store8(o.nearG + q, ownInverse * nearG)
+            store8(o.nearB + q, ownInverse * nearB)
+            store8(o.nearA + q, ownInverse * nearA)
+            store8(o.nearC + q, nearC)
+            let inverseArea = nearInverseArea(nearC, cx0, cy, cell: 2, count: count, area: area, zoned: zoned)
+            store8(o.nearI + q, inverseArea * nearSchedule.weight(cbar, level: 1) * vpositive(nearA))
+        } else {
+            o.clearNear(q, count: count)
+        }
+        // The consumers below each cell, from its own 2 × 2 as `buildFirstGroup`'s.
+        var (nearHi, nearLo, maxNear) = (SIMD8<Float>(), big, SIMD8<Float>())
+        var (farHi, farLo) = (SIMD8<Float>(), big)
+        for (a, mn) in own {
+            let n = vpositive(mn)
+            let c = vmax(a, half)
+            nearHi = vmax(nearHi, c * n)
+            nearLo = vmin(nearLo, c + (1 - n) * big)
+            maxNear = vmax(maxNear, a * n)
+            let f = vpositive(1 - mn) * vpositive(a - 0.5)
+            farHi = vmax(farHi, a * f)
+            farLo = vmin(farLo, a + (1 - f) * big)
+        }
+        store8(o.maxNear + q, maxNear)
+        store8(o.maxFar + q, farHi)
+        let fillBits = anyAbove(nearHi, 0) ? schedule.rangeBits(nearLo, nearHi) * vpositive(nearHi) : SIMD8()
+        let farBits = anyAbove(farHi, 0) ? schedule.rangeBits(farLo, farHi) * vpositive(farHi) : SIMD8()
+        for i in 0..<count {
+            mask[cy * maskWidth + cx0 + i] = UInt32(farBits[i]) | UInt32(fillBits[i]) << MaskBit.fillShift
+        }
+    }
+
     /// 1 / area of near samples of radii `c` (cells) from the group of `count` cells of size
     /// `cell` at (x, y): the frame's table `area`, or with a cat's eye (`zoned`) their zone's.
     @inline(always) func nearInverseArea(
@@ -356,17 +468,9 @@ extension BokehEngine {
             }
         }
         let farC = vmax(sumAC / vmax(sumA, SIMD8(repeating: 1e-30)) * invCell, half)
-        store8(o.farR + q, inv * red)
-        store8(o.farG + q, inv * green)
-        store8(o.farB + q, inv * blue)
-        store8(o.farA + q, inv * sumA)
-        store8(o.farC + q, farC)
-        store8(o.farI + q, DiskArea.inverse(farC, area))
+        o.storeFar(q, red: red, green: green, blue: blue, alpha: sumA, scale: inv, radius: farC, area: area)
         if fill {
-            store8(o.allR + q, inv * tent.sum(s.allR))
-            store8(o.allG + q, inv * tent.sum(s.allG))
-            store8(o.allB + q, inv * tent.sum(s.allB))
-            store8(o.allA + q, inv * tent.sum(s.allA))
+            o.storeFill(q, red: tent.sum(s.allR), green: tent.sum(s.allG), blue: tent.sum(s.allB), alpha: tent.sum(s.allA), scale: inv)
         }
         let sumNear = tent.sum(s.nearA)
         if anyAbove(sumNear, 0) {

@@ -15,6 +15,10 @@ final class BokehEngine: @unchecked Sendable {
     let threads: Int?
     let aperture: ApertureTaps
     let area: DiskArea.Table
+    /// Level 1's far field built under the tent, as the coarser levels (`ChildTent`), rather than
+    /// from 2 × 2 boxes: preview's reduced render, whose box would put a background light's spot
+    /// at the centre of a block of 8 × 8 picture pixels.
+    let tentedFirstLevel: Bool
     /// Positions to cat's-eye zones (spec/render.md §5), in this frame's pixels.
     let frame: CatEye.Frame
     let levels: [BokehLevel]
@@ -34,6 +38,7 @@ final class BokehEngine: @unchecked Sendable {
         self.pool = pool
         self.aperture = aperture
         area = aperture.coarse
+        tentedFirstLevel = quality == .preview
         self.width = width
         self.height = height
         self.picture = picture

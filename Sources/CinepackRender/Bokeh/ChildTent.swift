@@ -5,10 +5,11 @@
 /// either side of it in proportion to its nearness, so a point light's spot, gathered from a
 /// coarse level, stays centred on the light instead of on its cell (a moving light's bokeh moves
 /// with it rather than standing still and jumping a cell). Children outside the finer level weigh
-/// nothing and each cell's weights are normalised over those present. Level 2 and coarser: level
-/// 1 keeps the 2 × 2 box, which is off by half a pixel at most, as a tent there softens the rims
-/// of the smallest circles it serves (a 3-px silhouette spread 5.16 px against the reference's
-/// 4.28, 4.67 with the box).
+/// nothing and each cell's weights are normalised over those present. Level 2 and coarser, and
+/// the far field of level 1 in preview's reduced render (whose pixels are 4 of the picture's);
+/// export keeps the 2 × 2 box at level 1, which is off by half a pixel at most, as a tent there
+/// softens the rims of the smallest circles it serves (a 3-px silhouette spread 5.16 px against
+/// the reference's 4.28, 4.67 with the box).
 struct ChildTent {
     /// One row of children of the eight cells: columns 2cx − 1, 2cx, 2cx + 1, 2cx + 2 per lane.
     struct Row {
@@ -30,7 +31,13 @@ struct ChildTent {
     /// The tent of the group at (`cx0`, `cy`) over a finer grid of `fw × fh` children, `stride`
     /// values a row.
     @inline(__always) init(cx0: Int, cy: Int, fineWidth fw: Int, fineHeight fh: Int, stride: Int) {
-        func row(_ k: Int) -> Int { min(max(2 * cy - 1 + k, 0), fh - 1) * stride + 2 * cx0 }
+        self.init(cx0: cx0, cy: cy, fineWidth: fw, fineHeight: fh) { $0 * stride }
+    }
+
+    /// The same over rows that lie where `rowStart(y)` says (row y's column 0 from the planes'
+    /// origin): rows kept in a ring rather than a whole plane (`FirstLevelRows`).
+    @inline(__always) init(cx0: Int, cy: Int, fineWidth fw: Int, fineHeight fh: Int, rowStart: (Int) -> Int) {
+        func row(_ k: Int) -> Int { rowStart(min(max(2 * cy - 1 + k, 0), fh - 1)) + 2 * cx0 }
         rows = (row(0), row(1), row(2), row(3))
         interior = cx0 > 0 && 2 * cx0 + 16 < fw && cy > 0 && 2 * cy + 2 < fh
         let tent = SIMD4<Float>(1, 3, 3, 1)
@@ -74,6 +81,13 @@ struct ChildTent {
         let (left, right) = (vpositive(columnWeights.left), vpositive(columnWeights.right))
         let (upper, lower) = (rowWeights[1] > 0 ? 1 : 0, rowWeights[2] > 0 ? 1 : 0) as (Float, Float)
         return (top.left * left * upper, top.right * right * upper, bottom.left * left * lower, bottom.right * right * lower)
+    }
+
+    /// How many of each cell's own 2 × 2 children lie in the finer level.
+    @inline(__always) var ownCount: SIMD8<Float> {
+        if interior { return SIMD8(repeating: 4) }
+        let rows: Float = (rowWeights[1] > 0 ? 1 : 0) + (rowWeights[2] > 0 ? 1 : 0)
+        return (vpositive(columnWeights.left) + vpositive(columnWeights.right)) * rows
     }
 
     /// The weights of row `k`'s children, times `factor` child by child (interior groups take the

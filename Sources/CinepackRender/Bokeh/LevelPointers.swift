@@ -30,6 +30,31 @@ struct LevelPointers {
 
     @inline(__always) func index(_ x: Int, _ y: Int) -> Int { y * stride + x }
 
+    /// Stores eight cells' far group from its sums: the colour and alpha sums times `scale`
+    /// (1 / the cells' weights), the radius `c` (cells) and 1 / its area in `area`.
+    @inline(__always) func storeFar(
+        _ q: Int, red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, alpha: SIMD8<Float>, scale: SIMD8<Float>,
+        radius c: SIMD8<Float>, area: DiskArea.Table
+    ) {
+        store8(farR + q, scale * red)
+        store8(farG + q, scale * green)
+        store8(farB + q, scale * blue)
+        store8(farA + q, scale * alpha)
+        store8(farC + q, c)
+        store8(farI + q, DiskArea.inverse(c, area))
+    }
+
+    /// Stores eight cells' fill group (the far field without exclusion) from its sums, times
+    /// `scale`.
+    @inline(__always) func storeFill(
+        _ q: Int, red: SIMD8<Float>, green: SIMD8<Float>, blue: SIMD8<Float>, alpha: SIMD8<Float>, scale: SIMD8<Float>
+    ) {
+        store8(allR + q, scale * red)
+        store8(allG + q, scale * green)
+        store8(allB + q, scale * blue)
+        store8(allA + q, scale * alpha)
+    }
+
     /// Zeroes the near group and the largest near radius of `count` cells from index `q`: what a
     /// cell without near pixels below holds (a reused level is not cleared where it is built).
     /// Eight cells are written only where some plane is not zero already: a level reused from
