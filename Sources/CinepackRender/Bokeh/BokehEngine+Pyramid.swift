@@ -257,9 +257,15 @@ extension BokehEngine {
         // The own 2 × 2 (0 outside the picture: no radius, no near share, so no consumer).
         let ownA = tent.own(radiusPlane)
         let ownN = tent.own(nearPlane)
-        let own = [(ownA.0, ownN.0), (ownA.1, ownN.1), (ownA.2, ownN.2), (ownA.3, ownN.3)]
+        /// `body` for each own child (top left, top right, bottom left, bottom right) by index.
+        @inline(__always) func eachOwn(_ body: (Int, SIMD8<Float>, SIMD8<Float>) -> Void) {
+            body(0, ownA.0, ownN.0)
+            body(1, ownA.1, ownN.1)
+            body(2, ownA.2, ownN.2)
+            body(3, ownA.3, ownN.3)
+        }
         var cmax = SIMD8<Float>()
-        for (a, mn) in own { cmax = vmax(cmax, vmax(a, half) * vpositive(1 - mn)) }
+        eachOwn { _, a, mn in cmax = vmax(cmax, vmax(a, half) * vpositive(1 - mn)) }
         let invMax = 1 / vmax(cmax, SIMD8(repeating: 1e-6))
         var (farA, farAC, farR, farG, farB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
         var (allA, allR, allG, allB) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
@@ -288,13 +294,15 @@ extension BokehEngine {
         // The near field keeps its own 2 × 2: a near sample spills over sharp pixels, and under the
         // tent it would reach a cell further than its blur.
         let (ownR, ownG, ownB) = (tent.own(redPlane), tent.own(greenPlane), tent.own(bluePlane))
-        let nearColours = [(ownR.0, ownG.0, ownB.0), (ownR.1, ownG.1, ownB.1), (ownR.2, ownG.2, ownB.2), (ownR.3, ownG.3, ownB.3)]
-        for ((a, mn), (red, green, blue)) in zip(own, nearColours) {
+        eachOwn { k, a, mn in
+            @inline(__always) func pick(_ v: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)) -> SIMD8<Float> {
+                k == 0 ? v.0 : k == 1 ? v.1 : k == 2 ? v.2 : v.3
+            }
             nearA += mn
             nearAC += mn * vmax(a, half)
-            nearR += mn * red
-            nearG += mn * green
-            nearB += mn * blue
+            nearR += mn * pick(ownR)
+            nearG += mn * pick(ownG)
+            nearB += mn * pick(ownB)
         }
         let ownInverse = 1 / vmax(tent.ownCount, SIMD8(repeating: 1))
         let farC = vmax(farAC / vmax(farA, SIMD8(repeating: 1e-30)) * 0.5, half)
@@ -317,7 +325,7 @@ extension BokehEngine {
         // The consumers below each cell, from its own 2 × 2 as `buildFirstGroup`'s.
         var (nearHi, nearLo, maxNear) = (SIMD8<Float>(), big, SIMD8<Float>())
         var (farHi, farLo) = (SIMD8<Float>(), big)
-        for (a, mn) in own {
+        eachOwn { _, a, mn in
             let n = vpositive(mn)
             let c = vmax(a, half)
             nearHi = vmax(nearHi, c * n)
