@@ -16,17 +16,8 @@ import Testing
     static func pointLight(
         _ look: LensLook, quality: RenderQuality = .export, radius: Float = radius, size n: Int = size
     ) -> (image: LinearImage, centre: Float) {
-        var picture = LinearImage(width: n, height: n)
         let c = n / 2
-        picture.setPixel(c, c, SIMD3(repeating: 400))
-        let lens = LensModel(focalLength35mm: 26, fNumber: 2, width: n)
-        let focus: Float = 1
-        let d = focus - 2 * radius / lens.scale(focusDisparity: focus)
-        var renderer = BokehRenderer(quality: quality)
-        renderer.look = look
-        let out = renderer.render(
-            picture: picture, fullResolutionDisparity: [Float](repeating: d, count: n * n), focusDisparity: focus, lens: lens)
-        return (out, Float(c))
+        return (PointLight.render(look, radius: radius, size: n, x: c, y: c, quality: quality), Float(c))
     }
 
     /// Pixels brighter than half the spot's peak (the kernel's footprint): a flat spot's rim, soft

@@ -10,16 +10,7 @@ import Testing
 
     /// A black frame, `radius` px out of focus, with one bright pixel at (x, y).
     static func render(_ look: LensLook, radius: Float, x: Int, y: Int, quality: RenderQuality = .export) -> LinearImage {
-        let n = size
-        var picture = LinearImage(width: n, height: n)
-        picture.setPixel(x, y, SIMD3(repeating: 400))
-        let lens = LensModel(focalLength35mm: 26, fNumber: 2, width: n)
-        let focus: Float = 1
-        let d = focus - 2 * radius / lens.scale(focusDisparity: focus)
-        var renderer = BokehRenderer(quality: quality)
-        renderer.look = look
-        return renderer.render(
-            picture: picture, fullResolutionDisparity: [Float](repeating: d, count: n * n), focusDisparity: focus, lens: lens)
+        PointLight.render(look, radius: radius, size: size, x: x, y: y, quality: quality)
     }
 
     /// The centroid of the red channel's energy.
