@@ -23,4 +23,13 @@ struct BlurRadius: Sendable {
         let clean = vmax(SIMD4(), r) + vmin(SIMD4(), r)
         return vmin(vmax(SIMD4(repeating: -limit), clean), SIMD4(repeating: limit))
     }
+
+    /// How much of a pixel of signed radius `r` is near field: 1 from 0.75 px in front of the
+    /// focus plane, 0 from 0.25 px, linear between (a soft switch, so the near field's share
+    /// changes continuously during a rack focus).
+    @inline(__always) static func nearShare(_ r: Float) -> Float { min(max((-r - 0.25) * 2, 0), 1) }
+
+    @inline(__always) static func nearShare(_ r: SIMD8<Float>) -> SIMD8<Float> { vsaturate((-r - 0.25) * 2) }
+
+    @inline(__always) static func nearShare(_ r: SIMD4<Float>) -> SIMD4<Float> { vsaturate((-r - 0.25) * 2) }
 }

@@ -185,7 +185,7 @@ extension BokehEngine {
                     }
                     let r = radius.signed(d)
                     let a = vabs(r)
-                    let mn = vsaturate((-r - 0.25) * 2)
+                    let mn = BlurRadius.nearShare(r)
                     let mf = 1 - mn
                     let rhoFill = vmax(a, SIMD8<Float>(repeating: 0.5))
                     // Level-0 gathers, only in tiles with level-0 consumers or near samples.
@@ -412,7 +412,7 @@ extension BokehEngine {
                 let r = radius.signed(d)
                 let a = vabs(r)
                 let c = fineRadius(a)
-                let mn = vsaturate((-r - 0.25) * 2)
+                let mn = BlurRadius.nearShare(r)
                 // Far samples: the unclipped normalisation; near ones: their cat's-eye zone's.
                 let ia = DiskArea.inverse(c, unclipped)
                 let q = sy * stride + sx

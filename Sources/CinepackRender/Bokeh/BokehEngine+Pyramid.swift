@@ -80,7 +80,7 @@ extension BokehEngine {
                         let r = radius.signed(d)
                         let a = vabs(r)
                         let c = vmax(a, SIMD4(repeating: 0.5))
-                        let mnRaw = vsaturate((-r - 0.25) * 2)
+                        let mnRaw = BlurRadius.nearShare(r)
                         let mn = mnRaw * valid
                         let mf = (1 - mnRaw) * valid
                         let cmax = hmax(c * vpositive(mf))
@@ -557,7 +557,7 @@ private struct FirstLevelChildren {
             r = radius.signed(d)
             a = vabs(r)
             c = vmax(a, SIMD8(repeating: 0.5))
-            mn = vsaturate((-r - 0.25) * 2)
+            mn = BlurRadius.nearShare(r)
             mf = 1 - mn
             self.red = red
             self.green = green

@@ -7,8 +7,7 @@ final class FirstLevelRows: @unchecked Sendable {
     enum Plane: Int, CaseIterable {
         /// |signed radius| (pixels).
         case radius
-        /// How much of the pixel is near field (1 from 0.75 px in front of the focus plane, 0 from
-        /// 0.25 px), as level 1's box takes it.
+        /// How much of the pixel is near field (`BlurRadius.nearShare`).
         case near
         case red, green, blue
     }
@@ -49,7 +48,7 @@ final class FirstLevelRows: @unchecked Sendable {
             let r = radius.signed(UnsafeRawPointer(disparity + p + x).loadUnaligned(as: SIMD8<Float>.self))
             let (red, green, blue) = loadRGB8(picture + 3 * (p + x))
             store8(ra + x, vabs(r))
-            store8(ne + x, vsaturate((-r - 0.25) * 2))
+            store8(ne + x, BlurRadius.nearShare(r))
             store8(re + x, red)
             store8(gr + x, green)
             store8(bl + x, blue)
@@ -58,7 +57,7 @@ final class FirstLevelRows: @unchecked Sendable {
         while x < width {
             let r = radius.signed(disparity[p + x])
             ra[x] = abs(r)
-            ne[x] = min(max((-r - 0.25) * 2, 0), 1)
+            ne[x] = BlurRadius.nearShare(r)
             re[x] = picture[3 * (p + x)]
             gr[x] = picture[3 * (p + x) + 1]
             bl[x] = picture[3 * (p + x) + 2]
